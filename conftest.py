@@ -1,0 +1,69 @@
+"""Collect every notebook under nbs/ as one pytest item, run in its own process the way nbdev_test runs it.
+
+One process per notebook keeps notebooks isolated (numba caches, joblib/loky pools, dask clusters) and lets
+pytest print its usual closing line, which CI reads. `--nb-flags slow` also runs the cells flagged `#| slow`.
+"""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent
+NOTEBOOK_TIMEOUT = int(os.environ.get("CIAUTO_NB_TIMEOUT", "1500"))
+
+
+def pytest_addoption(parser):
+    parser.addoption("--nb-flags", default="", help="space-separated nbdev test flags to run (e.g. 'slow')")
+
+
+def _skipped(path):
+    parts = path.relative_to(ROOT).parts
+    if any(p.startswith(("_", ".")) for p in parts):
+        return True
+    return any((parent / ".notest").exists() for parent in path.parents)
+
+
+def pytest_collect_file(parent, file_path):
+    if file_path.suffix == ".ipynb" and file_path.is_relative_to(ROOT / "nbs") and not _skipped(file_path):
+        return NotebookFile.from_parent(parent, path=file_path)
+
+
+class NotebookFile(pytest.File):
+    def collect(self):
+        yield NotebookItem.from_parent(self, name=self.path.stem)
+
+
+class NotebookItem(pytest.Item):
+    def runtest(self):
+        flags = self.config.getoption("--nb-flags").split()
+        code = (
+            "import sys\n"
+            "from nbdev.config import get_config\n"
+            "from nbdev.test import test_nb\n"
+            "cfg = get_config()\n"
+            f"ok, secs = test_nb({str(self.path)!r}, skip_flags=cfg.tst_flags.split(), force_flags={flags!r},"
+            " basepath=cfg.config_path)\n"
+            "sys.exit(0 if ok else 1)\n"
+        )
+        env = dict(os.environ, IN_TEST="1", PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        try:
+            proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                                  timeout=NOTEBOOK_TIMEOUT)
+        except subprocess.TimeoutExpired as e:
+            raise NotebookFailure(f"notebook did not finish within {NOTEBOOK_TIMEOUT} s") from e
+        if proc.returncode != 0:
+            raise NotebookFailure((proc.stdout[-4000:] + "\n" + proc.stderr[-8000:]).strip())
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, NotebookFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, 0, f"notebook {self.path.relative_to(ROOT)}"
+
+
+class NotebookFailure(Exception):
+    pass

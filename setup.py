@@ -1,0 +1,33 @@
+"""Install ciauto from the settings in settings.ini (nbdev 2 layout)."""
+import shlex
+from configparser import ConfigParser
+
+from setuptools import find_packages, setup
+
+config = ConfigParser(delimiters=['='])
+config.read('settings.ini', encoding='utf-8')
+cfg = config['DEFAULT']
+
+setup(
+    name=cfg['lib_name'],
+    version=cfg['version'],
+    description=cfg['description'],
+    long_description=open('README.md', encoding='utf-8').read(),
+    long_description_content_type='text/markdown',
+    keywords=cfg['keywords'],
+    author=cfg['author'],
+    author_email=cfg['author_email'],
+    license='Apache-2.0',
+    url=cfg['git_url'],
+    packages=find_packages(include=['ciauto', 'ciauto.*']),
+    include_package_data=True,
+    package_data={'ciauto': ['data/*']},
+    install_requires=shlex.split(cfg.get('requirements', '')),
+    extras_require={'dev': shlex.split(cfg.get('dev_requirements', ''))},
+    python_requires='>=' + cfg['min_python'],
+    zip_safe=False,
+    entry_points={
+        'console_scripts': cfg.get('console_scripts', '').split(),
+        'nbdev': [f"{cfg['lib_path']}={cfg['lib_path']}._modidx:d"],
+    },
+)
