@@ -40,10 +40,11 @@ class NotebookItem(pytest.Item):
         flags = self.config.getoption("--nb-flags").split()
         code = (
             "import sys\n"
+            "from pathlib import Path\n"
             "from nbdev.config import get_config\n"
             "from nbdev.test import test_nb\n"
             "cfg = get_config()\n"
-            f"ok, secs = test_nb({str(self.path)!r}, skip_flags=cfg.tst_flags.split(), force_flags={flags!r},"
+            f"ok, secs = test_nb(Path({str(self.path)!r}), skip_flags=cfg.tst_flags.split(), force_flags={flags!r},"
             " basepath=cfg.config_path)\n"
             "sys.exit(0 if ok else 1)\n"
         )
