@@ -19,6 +19,13 @@ setup(
     author_email=cfg['author_email'],
     license='Apache-2.0',
     url=cfg['git_url'],
+    project_urls={'Documentation': f"{cfg['doc_host']}{cfg['doc_baseurl']}", 'Source': cfg['git_url']},
+    classifiers=[
+        'Development Status :: 3 - Alpha',
+        'Intended Audience :: Science/Research',
+        'Programming Language :: Python :: 3',
+        'Topic :: Scientific/Engineering :: Artificial Intelligence',
+    ],
     packages=find_packages(include=['ciauto', 'ciauto.*']),
     include_package_data=True,
     package_data={'ciauto': ['data/*']},
