@@ -6,7 +6,7 @@ N = 500 samples, C = 5 configurations, F = 3 folds, B = 200 bootstraps, on binar
 algorithms gives: numpy draws and one scikit-learn `roc_auc_score` per configuration and bootstrap (pooled), or
 per fold and configuration plus a Python loop over bootstraps (folds). Both run on one core.
 
-    python bench/bbc.py           # small: a few points per factor, writes bench/bbc.md
+    python bench/bbc.py           # small: a few points per factor, writes bench/out/bbc.md
     python bench/bbc.py --full    # the paper's grids, more repetitions
 """
 from __future__ import annotations
@@ -114,7 +114,7 @@ def fmt(seconds):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--full", action="store_true", help="the paper's grids and more repetitions")
-    parser.add_argument("--out", default=str(Path(__file__).with_name("bbc.md")))
+    parser.add_argument("--out", default=str(Path(__file__).parent / "out" / "bbc.md"))
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")  # BBC-F with F = 3 warns by design
     grid = FULL_GRID if args.full else SMALL_GRID
@@ -168,6 +168,7 @@ def main(argv=None):
                  f"log time vs log(B·C·N) has slope **{slope:.2f}** (1 = linear); median {per_unit * 1e9:.1f} ns per "
                  "unit of B·C·N.")
     print("\n".join(goals))
+    Path(args.out).parent.mkdir(exist_ok=True)
     Path(args.out).write_text("\n".join(lines + ["## One factor at a time (B = 200; others at N=500, C=5, F=3)", ""]
                                          + table + goals) + "\n")
     print(f"wrote {args.out}")

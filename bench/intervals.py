@@ -3,7 +3,7 @@ configurations, ratios against straightforward reference implementations measure
 the paper's simulation study (16 binary settings × 200 runs) on 2 cores.
 
 Run from the repository root: `python bench/intervals.py` (small) or `python bench/intervals.py --full`.
-Writes the numbers to bench/intervals.md.
+Writes the numbers to bench/out/intervals.md (summarised in bench/README.md).
 """
 import argparse
 import os
@@ -242,7 +242,9 @@ def main():
             "- The study's split methods see n_eval = 13 (N = 50) or 125 (N = 500) and K ≈ 10 or 50: BT and BT10p "
             "take ~0.1 s and MABT 0.1–0.35 s per run there, so the competing methods of the full simulation study "
             "fit in minutes on 2 cores; BBC/BBC-F (B = 1000) come on top.\n"]
-    Path(__file__).with_suffix(".md").write_text("\n".join(out) + "\n")
+    out_file = Path(__file__).parent / "out" / "intervals.md"
+    out_file.parent.mkdir(exist_ok=True)
+    out_file.write_text("\n".join(out) + "\n")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 side-by-side with the `pysubgroup` port of the reference quality functions on identical inputs.
 
 Run from the repository root: `python bench/subgroups.py` (small) or `python bench/subgroups.py --full`.
-Writes the measured tables to bench/subgroups.md. `pysubgroup` is optional (pip install pysubgroup); without it
+Writes the measured tables to bench/out/subgroups.md. `pysubgroup` is optional (pip install pysubgroup); without it
 the comparison is skipped.
 
 Protocol (the SubROC paper's runtime protocol, on the search part): complete cases, the paper's positive class,
@@ -139,7 +139,7 @@ def markdown(frame):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--full", action="store_true", help="all depths on adult, 3 repetitions, more pysubgroup runs")
-    parser.add_argument("--out", default=str(Path(__file__).with_suffix(".md")))
+    parser.add_argument("--out", default=str(Path(__file__).parent / "out" / "subgroups.md"))
     parser.add_argument("--no-pysubgroup", action="store_true")
     args = parser.parse_args()
     repeats = 3 if args.full else 1
@@ -234,6 +234,7 @@ def main():
                  + ", ".join(f"{k} {v * 1e3:.0f} ms" for k, v in prep_seconds.items())
                  + "), which dominates at depth 1.\n",
                  markdown(ps_table)]
+    Path(args.out).parent.mkdir(exist_ok=True)
     Path(args.out).write_text("\n".join(text) + "\n")
     print(f"wrote {args.out}")
 
