@@ -175,9 +175,33 @@ def _pooled_auc_chunk(seeds, order, codes, labels, max_redraws):
 
 
 @njit(cache=True, nogil=True)
+def _winner_and_oob_mean(counts, table):
+    """The bootstrap step shared by pooled accuracy (units = rows) and BBC-F (units = folds): the winner is the
+    argmax over c of Σ_u counts[u]·table[c, u] (first index on ties); L is its mean of table[winner, u] over the
+    out-of-bag units (counts[u] == 0)."""
+    n_cfg, n_units = table.shape
+    best = -np.inf
+    best_c = 0
+    for c in range(n_cfg):
+        total = 0.0
+        for u in range(n_units):
+            total += counts[u] * table[c, u]
+        if total > best:
+            best = total
+            best_c = c
+    total = 0.0
+    n_oob = 0
+    for u in range(n_units):
+        if counts[u] == 0:
+            total += table[best_c, u]
+            n_oob += 1
+    return best_c, total / n_oob
+
+
+@njit(cache=True, nogil=True)
 def _pooled_accuracy_chunk(seeds, correct, codes, n_classes, max_redraws):
     "BBC with accuracy: `correct` is C×N (1 where configuration c labels row i correctly)."
-    n_cfg, n = correct.shape
+    n = correct.shape[1]
     n_boot = seeds.shape[0]
     L = np.full(n_boot, np.nan)
     winners = np.zeros(n_boot, np.int64)
@@ -193,23 +217,7 @@ def _pooled_accuracy_chunk(seeds, correct, codes, n_classes, max_redraws):
         defects[b] = d
         if d != -1:
             break
-        best = -1.0
-        best_c = 0
-        for c in range(n_cfg):
-            hits = 0.0
-            for i in range(n):
-                hits += counts[i] * correct[c, i]
-            if hits > best:
-                best = hits
-                best_c = c
-        hits = 0.0
-        n_oob = 0
-        for i in range(n):
-            if counts[i] == 0:
-                hits += correct[best_c, i]
-                n_oob += 1
-        winners[b] = best_c
-        L[b] = hits / n_oob
+        winners[b], L[b] = _winner_and_oob_mean(counts, correct)
     return L, winners, redraws, defects
 
 
@@ -237,7 +245,8 @@ def _draw_chunk(seeds, codes, n_classes, min_oob, max_redraws):
 def _folds_chunk(seeds, perf, max_redraws):
     """BBC-F for the bootstraps with these seeds; `perf` is the F×C fold matrix, higher is better.
     Winner = argmax of Σ_f v_f·perf[f, c] (first index on ties); L = mean of perf[f, winner] over OOB folds."""
-    n_folds, n_cfg = perf.shape
+    n_folds = perf.shape[0]
+    perf_by_config = np.ascontiguousarray(perf.T)
     n_boot = seeds.shape[0]
     L = np.full(n_boot, np.nan)
     winners = np.zeros(n_boot, np.int64)
@@ -254,23 +263,7 @@ def _folds_chunk(seeds, perf, max_redraws):
         defects[b] = d
         if d != -1:
             break
-        best = -np.inf
-        best_c = 0
-        for c in range(n_cfg):
-            total = 0.0
-            for f in range(n_folds):
-                total += counts[f] * perf[f, c]
-            if total > best:
-                best = total
-                best_c = c
-        total = 0.0
-        n_oob = 0
-        for f in range(n_folds):
-            if counts[f] == 0:
-                total += perf[f, best_c]
-                n_oob += 1
-        winners[b] = best_c
-        L[b] = total / n_oob
+        winners[b], L[b] = _winner_and_oob_mean(counts, perf_by_config)
     return L, winners, redraws, defects
 
 # %% ../nbs/03_bbc.ipynb #324db861
