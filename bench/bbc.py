@@ -1,0 +1,177 @@
+"""Timing of BBC and BBC-F (ciauto.bbc) against a straightforward implementation, in the paper's design.
+
+The CI-in-AutoML paper times one full call (fold matrix + B bootstraps) while varying one factor at a time around
+N = 500 samples, C = 5 configurations, F = 3 folds, B = 200 bootstraps, on binary Beta(24, 6) data with balance
+0.5, and reports median times. The straightforward implementation below is what a direct reading of the
+algorithms gives: numpy draws and one scikit-learn `roc_auc_score` per configuration and bootstrap (pooled), or
+per fold and configuration plus a Python loop over bootstraps (folds). Both run on one core.
+
+    python bench/bbc.py           # small: a few points per factor, writes bench/bbc.md
+    python bench/bbc.py --full    # the paper's grids, more repetitions
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+import warnings
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+from scipy import stats
+from sklearn.metrics import roc_auc_score
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from ciauto.bbc import bbc  # noqa: E402
+
+DEFAULTS = dict(n=500, c=5, f=3, b=200)
+FULL_GRID = dict(n=[50, 100, 250, 500, 1000, 5000, 10000], c=[5, 10, 20, 50, 100, 250], f=[3, 5, 10, 20, 30, 50])
+SMALL_GRID = dict(n=[50, 500, 2000, 10000], c=[5, 25, 100, 250], f=[3, 10, 50])
+SMALL_REFERENCE_B = 40  # the straightforward cost is exactly linear in B: the small run times B=40 and scales
+
+
+def beta_binormal(n, c, f, seed):
+    "The paper's binary generator: AUC_c ~ Beta(24, 6), scores N(μ_c, 1) vs N(0, 1), folds i mod F over class-sorted rows."
+    rng = np.random.default_rng(seed)
+    mu = np.sqrt(2) * stats.norm.ppf(rng.beta(24, 6, c))
+    y = np.r_[np.zeros(n // 2, int), np.ones(n - n // 2, int)]
+    return rng.normal(size=(n, c)) + y[:, None] * mu, y, np.arange(n) % f
+
+
+def straightforward_pooled(scores, y, folds, b, seed):
+    "Returns (seconds before the bootstrap loop, seconds in it): only the loop grows with B."
+    start = time.perf_counter()
+    rng = np.random.default_rng(seed)
+    n, c = scores.shape
+    fold_means = [np.mean([roc_auc_score(y[folds == k], scores[folds == k, j]) for k in np.unique(folds)]) for j in range(c)]
+    int(np.argmax(fold_means))
+    setup = time.perf_counter() - start
+    L = []
+    for _ in range(b):
+        while True:
+            idx = rng.integers(0, n, n)
+            oob = np.setdiff1d(np.arange(n), idx)
+            if len(np.unique(y[idx])) == 2 and len(np.unique(y[oob])) == 2:
+                break
+        best = int(np.argmax([roc_auc_score(y[idx], scores[idx, j]) for j in range(c)]))
+        L.append(roc_auc_score(y[oob], scores[oob, best]))
+    return setup, time.perf_counter() - start - setup
+
+
+def straightforward_folds(scores, y, folds, b, seed):
+    "Returns (seconds for the fold matrix, seconds in the bootstrap loop)."
+    start = time.perf_counter()
+    rng = np.random.default_rng(seed)
+    n_folds, c = len(np.unique(folds)), scores.shape[1]
+    perf = np.array([[roc_auc_score(y[folds == k], scores[folds == k, j]) for j in range(c)] for k in range(n_folds)])
+    int(np.argmax(perf.mean(axis=0)))
+    setup = time.perf_counter() - start
+    L = []
+    for _ in range(b):
+        while True:
+            idx = rng.integers(0, n_folds, n_folds)
+            left_out = np.setdiff1d(np.arange(n_folds), idx)
+            if left_out.size:
+                break
+        best = int(np.argmax(perf[idx].mean(axis=0)))
+        L.append(perf[left_out, best].mean())
+    return setup, time.perf_counter() - start - setup
+
+
+def timed(fn, repeats):
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    q = np.percentile(times, [25, 50, 75])
+    return q[1], q[0], q[2]
+
+
+def measure(point, repeats, reference_repeats, with_reference, reference_b=None):
+    scores, y, folds = beta_binormal(point["n"], point["c"], point["f"], seed=point["n"] + point["c"] + point["f"])
+    b = point["b"]
+    rows = {}
+    rows["BBC"] = timed(lambda: bbc(scores, y, folds, method="pooled", n_bootstraps=b, random_state=0, n_jobs=1), repeats)
+    rows["BBC-F"] = timed(lambda: bbc(scores, y, folds, method="folds", n_bootstraps=b, random_state=0, n_jobs=1), repeats)
+    if with_reference:
+        b_ref = reference_b or b
+        for name, fn in (("BBC straightforward", straightforward_pooled), ("BBC-F straightforward", straightforward_folds)):
+            parts = [fn(scores, y, folds, b_ref, 0) for _ in range(reference_repeats)]
+            q = np.percentile([setup + loop * b / b_ref for setup, loop in parts], [25, 50, 75])
+            rows[name] = (q[1], q[0], q[2])
+    return rows
+
+
+def fmt(seconds):
+    return f"{seconds * 1e3:.2f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--full", action="store_true", help="the paper's grids and more repetitions")
+    parser.add_argument("--out", default=str(Path(__file__).with_name("bbc.md")))
+    args = parser.parse_args(argv)
+    warnings.simplefilter("ignore")  # BBC-F with F = 3 warns by design
+    grid = FULL_GRID if args.full else SMALL_GRID
+    repeats, reference_repeats = (20, 3) if args.full else (5, 1)
+    reference_b = None if args.full else SMALL_REFERENCE_B
+
+    warm = beta_binormal(60, 3, 3, 0)  # compile / load the numba kernels outside the timings
+    bbc(*warm, n_bootstraps=20, random_state=0)
+    bbc(*warm, method="folds", n_bootstraps=20, random_state=0)
+
+    lines = [f"# Timing of BBC and BBC-F ({'full' if args.full else 'small'} run)", "",
+             f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {platform.processor() or platform.machine()}, "
+             f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start (the machine is shared: "
+             "absolute times are noisy, ratios measured in the same run are what counts). One core (n_jobs=1). "
+             f"Medians [quartiles] of {repeats} calls for ciauto, {reference_repeats} for the straightforward "
+             "implementation (numpy + scikit-learn per bootstrap, see the script)"
+             + ("." if reference_b is None else f", its bootstrap loop timed with B={reference_b} and scaled to B (the loop's cost is linear in B)."),
+             ""]
+    table = ["| factor | value | BBC | BBC-F | BBC straightforward | BBC-F straightforward | BBC speed-up | BBC-F speed-up |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    print("\n".join(lines + table))
+    pooled_times = []
+    for factor in ("n", "c", "f"):
+        for value in grid[factor]:
+            point = dict(DEFAULTS, **{factor: value})
+            rows = measure(point, repeats, reference_repeats, with_reference=True, reference_b=reference_b)
+            pooled_times.append((point["b"] * point["c"] * point["n"], rows["BBC"][0]))
+            cell = lambda k: f"{fmt(rows[k][0])} [{fmt(rows[k][1])}, {fmt(rows[k][2])}]"
+            table.append(f"| {factor.upper()} | {value} | {cell('BBC')} | {cell('BBC-F')} | {fmt(rows['BBC straightforward'][0])} | "
+                         f"{fmt(rows['BBC-F straightforward'][0])} | {rows['BBC straightforward'][0] / rows['BBC'][0]:.0f}× | "
+                         f"{rows['BBC-F straightforward'][0] / rows['BBC-F'][0]:.0f}× |")
+            print(table[-1], flush=True)
+
+    goals = ["", "## Goals", ""]
+    goal_point = dict(n=500, c=100, f=3, b=200)
+    rows = measure(goal_point, repeats, reference_repeats, with_reference=True, reference_b=reference_b)
+    ratio = rows["BBC straightforward"][0] / rows["BBC"][0]
+    goals.append(f"- BBC vs straightforward at N=500, C=100, B=200: {fmt(rows['BBC'][0])} vs "
+                 f"{fmt(rows['BBC straightforward'][0])}, **{ratio:.0f}×** (goal ≥ 100×).")
+    big = measure(dict(goal_point, b=1000), repeats, 0, with_reference=False)
+    goals.append(f"- BBC at N=500, C=100, B=1000, one core: **{fmt(big['BBC'][0])}** (goal: well under a second).")
+    goals.append(f"- BBC-F at the paper's defaults (N=500, C=5, F=3, B=200): **{fmt(measure(DEFAULTS, repeats, 0, False)['BBC-F'][0])}**; "
+                 f"at N=500, C=100, F=3, B=1000: {fmt(big['BBC-F'][0])}.")
+    for b in (1000, 4000):
+        pooled_times.append((b * 100 * 500, measure(dict(goal_point, b=b), 3, 0, False)["BBC"][0]))
+    work, seconds = np.array(pooled_times, dtype=float).T
+    large = work >= 1e6  # below that, fixed per-call costs (checks, presort, seeds) dominate
+    slope = np.polyfit(np.log(work[large]), np.log(seconds[large]), 1)[0]
+    per_unit = np.median(seconds[large] / work[large])
+    goals.append(f"- Growth: over the BBC timings with B·C·N ≥ 10⁶ ({large.sum()} points, N, C and B varied), "
+                 f"log time vs log(B·C·N) has slope **{slope:.2f}** (1 = linear); median {per_unit * 1e9:.1f} ns per "
+                 "unit of B·C·N.")
+    print("\n".join(goals))
+    Path(args.out).write_text("\n".join(lines + ["## One factor at a time (B = 200; others at N=500, C=5, F=3)", ""]
+                                         + table + goals) + "\n")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
