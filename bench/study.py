@@ -1,6 +1,6 @@
 """Cost of the CI-in-AutoML simulation study, and the BBC vs BBC-F timing design.
 
-Run from the repository root:  python bench/study.py          (small: a slice of the study, ~5 min on 2 cores)
+Run from the repository root:  python bench/study.py          (small: a slice of the study, 1-3 min on 2 cores)
                                python bench/study.py --full   (the whole 16 settings x 200 runs x 10 methods study)
 
 The slice runs `--runs` runs of each of the 16 binary settings of `paper_settings()` with all ten methods, once on
