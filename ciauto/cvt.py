@@ -34,7 +34,8 @@ from .metrics import check_same_length, get_metric
 
 # %% auto #0
 __all__ = ['MODEL_GRID', 'SMALL_GRID', 'SELECTORS', 'FdrSelector', 'L1Selector', 'Configuration', 'preprocessor',
-           'default_configurations', 'make_folds', 'CVTResult', 'cross_validate_configurations']
+           'default_configurations', 'make_folds', 'as_configurations', 'seeded_estimator', 'predict_scores',
+           'CVTResult', 'cross_validate_configurations']
 
 # %% ../nbs/02_cvt.ipynb #25c3e164
 def _anova_pvalues(X, y) -> np.ndarray:
@@ -239,7 +240,7 @@ def make_folds(codes: np.ndarray, n_folds: int, seed: int) -> np.ndarray:
     return folds
 
 
-def _as_configurations(configurations) -> list[Configuration]:
+def as_configurations(configurations) -> list[Configuration]:
     "Accepts `Configuration`s, (name, estimator) pairs, a {name: estimator} dict or bare estimators."
     if configurations is None:
         return default_configurations()
@@ -261,14 +262,14 @@ def _as_configurations(configurations) -> list[Configuration]:
     return out
 
 # %% ../nbs/02_cvt.ipynb #2f49ca27
-def _seeded(config: Configuration, seed: int):
+def seeded_estimator(config: Configuration, seed: int):
     "The configuration's estimator with every unset `random_state` fixed to `seed` (the same on every fold)."
     est = clone(config.estimator)
     unset = {k: seed for k, v in est.get_params().items() if k.split("__")[-1] == "random_state" and v is None}
     return est.set_params(**unset)
 
 
-def _scores(model, X, n_classes: int) -> np.ndarray:
+def predict_scores(model, X, n_classes: int) -> np.ndarray:
     "predict_proba of the positive class (or all K), else decision_function; columns in class-code order."
     if hasattr(model, "predict_proba"):
         proba = np.asarray(model.predict_proba(X))
@@ -296,7 +297,7 @@ def _fit_fold(estimator, X: pd.DataFrame, codes: np.ndarray, train: np.ndarray, 
         # probabilities in thread-completion order, which changes the last bits from run to run.
         with threadpool_limits(limits=1), parallel_config(backend="sequential"):
             model = estimator.fit(X.iloc[train], codes[train])
-            scores = _scores(model, X.iloc[test], n_classes)
+            scores = predict_scores(model, X.iloc[test], n_classes)
         if not np.issubdtype(scores.dtype, np.number):
             raise TypeError(f"non-numeric scores (dtype {scores.dtype})")
         scores = scores.astype(np.float64)
@@ -400,11 +401,11 @@ def cross_validate_configurations(X, y, configurations=None, *, n_folds=None, me
     codes, classes = _encode_labels(y_values, pos_label)
     n_classes = len(classes)
     scorer = _metric_for(metric, n_classes)
-    configs = _as_configurations(configurations)
+    configs = as_configurations(configurations)
     F = _fold_count(codes, n_folds)
     seeds = _seed_sequence(random_state).generate_state(len(configs) + 1, dtype=np.uint32)
     folds = make_folds(codes, F, int(seeds[0]))
-    estimators = [_seeded(c, int(s)) for c, s in zip(configs, seeds[1:])]
+    estimators = [seeded_estimator(c, int(s)) for c, s in zip(configs, seeds[1:])]
 
     tasks = [(c, f) for c in range(len(configs)) for f in range(F)]
     runner = Parallel(n_jobs=n_jobs, return_as="generator")

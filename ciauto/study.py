@@ -19,7 +19,8 @@ from scipy import stats
 from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
 
-from .cvt import _as_configurations, _scores, _seeded, cross_validate_configurations, default_configurations
+from .cvt import (as_configurations, cross_validate_configurations, default_configurations, predict_scores,
+                        seeded_estimator)
 from .datasets import list_datasets, load_dataset
 from .intervals import Selection, apply_method, fold_aucs, learn_eval_selection, naive_bootstrap_bound
 from .metrics import check_probability, get_metric, roc_auc
@@ -699,9 +700,9 @@ def _available_tables(data_home) -> pd.DataFrame:
 
 def _holdout_truth(configuration, seed, X_train, y_train, X_holdout, y_holdout) -> float:
     "Holdout AUC of `configuration` refit on the whole training subset."
-    model = _seeded(configuration, seed)
+    model = seeded_estimator(configuration, seed)
     model.fit(X_train, y_train)
-    return roc_auc(y_holdout, _scores(model, X_holdout, 2))
+    return roc_auc(y_holdout, predict_scores(model, X_holdout, 2))
 
 
 def _real_data_task(name, X, codes, train_size, split, seed, configurations, methods, alpha, method_options,
@@ -758,7 +759,7 @@ def run_real_data_study(datasets, *, train_size, n_splits: int = 100, configurat
     selection_options = _check_selection_options(selection_options)
     if isinstance(configurations, str):
         configurations = default_configurations(configurations)
-    configurations = _as_configurations(configurations)
+    configurations = as_configurations(configurations)
     root = _seed_sequence(random_state)
     arguments = []
     for name, size in sizes.items():
