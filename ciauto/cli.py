@@ -56,26 +56,29 @@ def integer(minimum: int | None = None, # smallest allowed value (None: no bound
            ) -> callable: # an argparse `type` that parses an int >= minimum
     "An argparse type for integers with a lower bound."
     def parse(text):
+        from ciauto._checks import check_int, check_n_jobs
+
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-        if (minimum is not None and value < minimum) or (nonzero and value == 0):
-            raise argparse.ArgumentTypeError(f"must be an integer >= {minimum}{' other than 0' * nonzero}, got {text}")
-        return value
+        try:
+            return check_n_jobs(value) if nonzero else check_int(value, "the value", minimum=minimum)
+        except (TypeError, ValueError) as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
     return parse
 
 
 def probability(text: str, # the option's text
                ) -> float: # a number strictly between 0 and 1
     "An argparse type for levels and risks: a number strictly between 0 and 1."
+    from ciauto._checks import check_probability
+
     try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must be strictly between 0 and 1, got {text}")
-    return value
+        return check_probability(float(text), "the value")
+    except ValueError as error:
+        message = str(error) if "must be" in str(error) else f"expected a number in (0, 1); got {text!r}"
+        raise argparse.ArgumentTypeError(message) from None
 
 # %% ../nbs/09_cli.ipynb #27ea6738
 def output_file(*suffixes: str, # allowed extensions, e.g. ".json", ".csv"
@@ -171,8 +174,8 @@ def add_estimate_arguments(parser: argparse.ArgumentParser, # the `estimate` sub
     data = parser.add_argument_group("data (default: the embedded credit-g table)")
     data.add_argument("--data", metavar="FILE.csv", help="a CSV table with a header row (delimiter sniffed)")
     data.add_argument("--target", metavar="COLUMN", help="the label column of --data (default: its last column)")
-    data.add_argument("--positive", metavar="LABEL", help="the positive class of a binary target (default: the "
-                      "minority class)")
+    data.add_argument("--positive", metavar="LABEL", help="the positive class of a binary target, as written in "
+                      "the file (default: cross_validate_configurations' rule; the output names it)")
     data.add_argument("--keep-id-columns", action="store_true",
                       help="keep text/integer columns whose values are all different (dropped by default)")
     cvt = parser.add_argument_group("cross-validation with tuning")
@@ -475,6 +478,8 @@ def add_conformal_arguments(parser: argparse.ArgumentParser, # the `conformal` s
     parser.add_argument("--lower-is-ood", action="store_true", help="the scores are conformity scores (lower = OOD)")
     parser.add_argument("--seed", type=integer(0), default=0, metavar="S",
                         help="seed of the Monte Carlo band (default 0)")
+    parser.add_argument("--simulations", type=integer(100), default=10_000, metavar="N",
+                        help="simulations of the Monte Carlo band (default 10000)")
     parser.add_argument("--output", metavar="FILE.json|FILE.csv", type=output_file(".json", ".csv"),
                         help="save every number (JSON) or the table (CSV)")
 
@@ -528,7 +533,8 @@ def run_conformal(args: argparse.Namespace, # the parsed `conformal` options
     methods = (args.method,) if args.method else CONFORMAL_METHODS
     with captured_warnings(notes):
         table = conformal_table(id_scores, ood_scores, delta=args.delta, tpr_level=args.tpr, methods=methods,
-                                higher_is_ood=not args.lower_is_ood, random_state=args.seed)
+                                higher_is_ood=not args.lower_is_ood, random_state=args.seed,
+                                n_simulations=args.simulations)
     shown = table[list(CONFORMAL_COLUMNS)].rename(columns=CONFORMAL_COLUMNS)
     shown.index.name = "band"
     guarantee = f"{100 * (1 - args.delta):g}%"
