@@ -43,8 +43,9 @@ def _run(command) -> float:
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="3 rounds, without the heavy import and the estimate run")
+    parser.add_argument("--rounds", type=int, default=15, help="timed rounds of every case (default 15)")
     args = parser.parse_args(argv)
-    rounds = 3 if args.quick else 15
+    rounds = 3 if args.quick else args.rounds
     cases = dict(CASES)
     if not args.quick:  # work: 6 configurations x 3 folds on 200 rows of credit-g, 200 bootstraps
         cases.update(HEAVY)
