@@ -184,7 +184,8 @@ def add_estimate_arguments(parser: argparse.ArgumentParser, # the `estimate` sub
     cvt.add_argument("--grid", choices=["small", "full"], default="small",
                      help="configurations: 'small' (6 models, about a minute on credit-g) or 'full' (81)")
     cvt.add_argument("--folds", type=integer(2), metavar="F", help="number of folds (default: min(10, smallest class))")
-    cvt.add_argument("--metric", default="roc_auc", help="performance metric (default: roc_auc)")
+    cvt.add_argument("--metric", help="performance metric (default: roc_auc for classes, roc_auc_ovo for more than "
+                     "two, r2 for a continuous target)")
     cvt.add_argument("--seed", type=integer(0), default=0, metavar="S", help="random seed for folds, models and "
                      "bootstraps (default 0)")
     cvt.add_argument("--jobs", type=integer(-1, nonzero=True), default=-1, metavar="J", help="parallel fits (default -1: all cores)")
@@ -290,15 +291,15 @@ def run_cvt(args: argparse.Namespace, # the parsed `estimate` options
     from ciauto.cvt import cross_validate_configurations, default_configurations
 
     X, y, source = load_table(args.data, args.target, args.keep_id_columns, notes)
-    if is_continuous(y):
-        raise ValueError(f"the target {y.name!r} looks continuous ({y.nunique()} distinct numbers, e.g. "
-                         f"{preview(y.dropna().unique()[:3])}); estimate handles classification targets (binary or "
-                         "multiclass) only: choose a label column with --target")
+    task = "regression" if is_continuous(y) else "classification"
+    if task == "regression" and args.positive is not None:
+        raise ValueError(f"--positive applies to class labels, but the target {y.name!r} is continuous ({y.nunique()} "
+                         f"distinct numbers, e.g. {preview(y.dropna().unique()[:3])}): it is treated as regression")
     positive = match_label(y, args.positive)
     with captured_warnings(notes):
-        result = cross_validate_configurations(X, y, default_configurations(args.grid), n_folds=args.folds,
+        result = cross_validate_configurations(X, y, default_configurations(args.grid, task=task), n_folds=args.folds,
                                                metric=args.metric, random_state=args.seed, n_jobs=args.jobs,
-                                               progress=not args.quiet, pos_label=positive)
+                                               progress=not args.quiet, pos_label=positive, task=task)
     return result, source
 
 # %% ../nbs/09_cli.ipynb #43ea21f5
@@ -382,7 +383,9 @@ def describe_cvt(result, # the CVTResult
     n = len(result.y)
     table = result.configurations
     failed = int((table["status"] == "failed").sum())
-    if len(result.classes) == 2:
+    if result.classes is None:
+        classes = "a continuous target (regression)"
+    elif len(result.classes) == 2:
         classes = f"positive class {result.classes[1]!r} ({result.y.mean():.1%} of rows)"
     else:
         classes = f"{len(result.classes)} classes"
@@ -433,7 +436,8 @@ def estimate_record(result, # the CVTResult
     "The JSON record of `ciauto estimate`: every printed number, the configurations' names and scores, the options."
     top = result.configurations
     return {**options_record(args), "data": source, "n_rows": int(len(result.y)),
-            "classes": [str(c) for c in result.classes], "metric": result.metric, "n_folds": result.n_folds,
+            "classes": None if result.classes is None else [str(c) for c in result.classes],
+            "metric": result.metric, "n_folds": result.n_folds,
             "winner": result.winner_name, "winner_column": int(result.winner),
             "apparent_fold_mean": result.apparent, "apparent_pooled": pooled_apparent(result),
             "configurations": [{"name": n, "status": s, "cv_score": None if s != "ok" else float(v)}
