@@ -22,10 +22,11 @@ from . import __version__
 # %% auto #0
 __all__ = ['BBC_METHODS', 'REPORT_HINT', 'BBC_FIELDS', 'CONFORMAL_METHODS', 'CONFORMAL_COLUMNS', 'SUBGROUP_METRICS', 'COMMANDS',
            'Report', 'integer', 'probability', 'output_file', 'preview', 'read_csv', 'add_estimate_arguments',
-           'is_continuous', 'match_label', 'identifier_columns', 'load_table', 'run_cvt', 'captured_warnings',
-           'pooled_apparent', 'run_bbc', 'bbc_table', 'describe_cvt', 'options_record', 'estimate_record', 'save_plot',
-           'run_estimate', 'add_conformal_arguments', 'load_scores', 'run_conformal', 'add_subgroups_arguments',
-           'example_scored_table', 'round_numbers', 'run_subgroups', 'build_parser', 'main']
+           'add_bootstrap_arguments', 'is_continuous', 'match_label', 'identifier_columns', 'load_table', 'run_cvt',
+           'captured_warnings', 'pooled_apparent', 'run_bbc', 'bbc_table', 'describe_cvt', 'options_record',
+           'estimate_record', 'save_plot', 'run_estimate', 'add_conformal_arguments', 'load_scores', 'run_conformal',
+           'add_subgroups_arguments', 'example_scored_table', 'round_numbers', 'run_subgroups', 'add_bbc_arguments',
+           'run_bbc_command', 'build_parser', 'main']
 
 # %% ../nbs/09_cli.ipynb #2eed20ef
 @dataclass
@@ -183,10 +184,23 @@ def add_estimate_arguments(parser: argparse.ArgumentParser, # the `estimate` sub
     cvt.add_argument("--grid", choices=["small", "full"], default="small",
                      help="configurations: 'small' (6 models, about a minute on credit-g) or 'full' (81)")
     cvt.add_argument("--folds", type=integer(2), metavar="F", help="number of folds (default: min(10, smallest class))")
-    cvt.add_argument("--metric", default="roc_auc", help="performance metric (default: roc_auc)")
+    cvt.add_argument("--metric", help="performance metric (default: roc_auc for classes, roc_auc_ovo for more than "
+                     "two, r2 for a continuous target)")
     cvt.add_argument("--seed", type=integer(0), default=0, metavar="S", help="random seed for folds, models and "
                      "bootstraps (default 0)")
     cvt.add_argument("--jobs", type=integer(-1, nonzero=True), default=-1, metavar="J", help="parallel fits (default -1: all cores)")
+    add_bootstrap_arguments(parser)
+    out = parser.add_argument_group("output")
+    out.add_argument("--plot", metavar="FILE.png", type=output_file(".png", ".pdf", ".svg"),
+                     help="save the configurations' CV performance and the bootstrap distributions")
+    out.add_argument("--output", metavar="FILE.json|FILE.csv", type=output_file(".json", ".csv"),
+                     help="save every number (JSON) or the BBC table (CSV)")
+    out.add_argument("--quiet", action="store_true", help="no progress bar")
+
+# %% ../nbs/09_cli.ipynb #9850f160
+def add_bootstrap_arguments(parser: argparse.ArgumentParser, # the `estimate` or `bbc` subparser
+                           ) -> None:
+    "Declare the BBC/BBC-F options (method, bootstraps, confidence, alternative)."
     boot = parser.add_argument_group("bootstrap bias correction")
     boot.add_argument("--method", choices=["bbc", "bbc-f"], help="BBC (over samples) or BBC-F (over folds); "
                       "default both")
@@ -195,14 +209,8 @@ def add_estimate_arguments(parser: argparse.ArgumentParser, # the `estimate` sub
                       help="confidence level, between 0 and 1 (default 0.95)")
     boot.add_argument("--alternative", choices=["two-sided", "greater", "less"], default="two-sided",
                       help="two-sided interval, or a one-sided lower ('greater') or upper ('less') bound")
-    out = parser.add_argument_group("output")
-    out.add_argument("--plot", metavar="FILE.png", type=output_file(".png", ".pdf", ".svg"),
-                     help="save the configurations' CV performance and the bootstrap distributions")
-    out.add_argument("--output", metavar="FILE.json|FILE.csv", type=output_file(".json", ".csv"),
-                     help="save every number (JSON) or the BBC table (CSV)")
-    out.add_argument("--quiet", action="store_true", help="no progress bar")
 
-# %% ../nbs/09_cli.ipynb #c221413d
+# %% ../nbs/09_cli.ipynb #cc9d2d5a
 def is_continuous(y, # the target column (pandas Series)
                  ) -> bool: # True for a numeric target with non-integer values or more than 20 distinct values
     "Whether a target looks like a regression target rather than class labels."
@@ -228,7 +236,7 @@ def match_label(y, # the target column
             return label
     raise ValueError(f"{option} {text!r} is not a label of the target; its labels are {preview(labels)}")
 
-# %% ../nbs/09_cli.ipynb #516adc2a
+# %% ../nbs/09_cli.ipynb #5070ef58
 def identifier_columns(X, # the feature table (pandas DataFrame)
                       ) -> list: # names of the identifier-like columns
     "Columns that look like row identifiers: text with every value different, or integers numbering the rows."
@@ -243,7 +251,7 @@ def identifier_columns(X, # the feature table (pandas DataFrame)
 
     return [] if len(X) < 10 else [c for c in X.columns if looks_like_id(X[c])]
 
-# %% ../nbs/09_cli.ipynb #c5abd214
+# %% ../nbs/09_cli.ipynb #03a0eff3
 def load_table(data: str | None, # --data: a CSV file, or None for the embedded credit-g
                target: str | None, # --target: the label column (default: the last column)
                keep_id_columns: bool = False, # --keep-id-columns
@@ -275,7 +283,7 @@ def load_table(data: str | None, # --data: a CSV file, or None for the embedded 
             raise ValueError(f"--data {data}: every feature column is identifier-like (all values different)")
     return X, y, f"{Path(data).name}, target column {target!r} ({which})"
 
-# %% ../nbs/09_cli.ipynb #2e34028d
+# %% ../nbs/09_cli.ipynb #4a2b116f
 def run_cvt(args: argparse.Namespace, # the parsed `estimate` options
             notes: list, # receives one-line notes
            ) -> tuple: # the CVTResult and a description of the data
@@ -283,18 +291,18 @@ def run_cvt(args: argparse.Namespace, # the parsed `estimate` options
     from ciauto.cvt import cross_validate_configurations, default_configurations
 
     X, y, source = load_table(args.data, args.target, args.keep_id_columns, notes)
-    if is_continuous(y):
-        raise ValueError(f"the target {y.name!r} looks continuous ({y.nunique()} distinct numbers, e.g. "
-                         f"{preview(y.dropna().unique()[:3])}); estimate handles classification targets (binary or "
-                         "multiclass) only: choose a label column with --target")
+    task = "regression" if is_continuous(y) else "classification"
+    if task == "regression" and args.positive is not None:
+        raise ValueError(f"--positive applies to class labels, but the target {y.name!r} is continuous ({y.nunique()} "
+                         f"distinct numbers, e.g. {preview(y.dropna().unique()[:3])}): it is treated as regression")
     positive = match_label(y, args.positive)
     with captured_warnings(notes):
-        result = cross_validate_configurations(X, y, default_configurations(args.grid), n_folds=args.folds,
+        result = cross_validate_configurations(X, y, default_configurations(args.grid, task=task), n_folds=args.folds,
                                                metric=args.metric, random_state=args.seed, n_jobs=args.jobs,
-                                               progress=not args.quiet, pos_label=positive)
+                                               progress=not args.quiet, pos_label=positive, task=task)
     return result, source
 
-# %% ../nbs/09_cli.ipynb #65499f51
+# %% ../nbs/09_cli.ipynb #43ea21f5
 @contextlib.contextmanager
 def captured_warnings(notes: list, # receives "warning: <first line of the message>" once per distinct message
                      ):
@@ -309,7 +317,7 @@ def captured_warnings(notes: list, # receives "warning: <first line of the messa
         counts[line] = counts.get(line, 0) + 1
     notes.extend(f"warning: {line}" + (f" ({n} times)" if n > 1 else "") for line, n in counts.items())
 
-# %% ../nbs/09_cli.ipynb #27be7e59
+# %% ../nbs/09_cli.ipynb #55b66f04
 BBC_METHODS = {"bbc": "pooled", "bbc-f": "folds"}
 
 
@@ -330,12 +338,16 @@ def run_bbc(result, # the CVTResult
     from ciauto.bbc import bbc
 
     runs = []
-    for name in [args.method] if args.method else list(BBC_METHODS):
+    has_folds = getattr(result, "folds", None) is not None
+    if args.method == "bbc-f" and not has_folds:
+        raise ValueError("--method bbc-f needs fold ids: the predictions have no fold column (see --fold)")
+    for name in [args.method] if args.method else [m for m in BBC_METHODS if has_folds or m == "bbc"]:
         start = time.perf_counter()
+        rule = {} if has_folds else {"winner_rule": "pooled"}  # without folds the winner is the best on all rows
         with captured_warnings(notes):
             estimate = bbc(result, method=BBC_METHODS[name], n_bootstraps=args.bootstraps,
                            confidence_level=args.confidence, alternative=args.alternative, random_state=args.seed,
-                           n_jobs=args.jobs)
+                           n_jobs=args.jobs, **rule)
         runs.append((name, estimate, time.perf_counter() - start))
         if estimate.ci_low == estimate.ci_high:
             why = (f"with {result.n_folds} folds of about {len(result.y) // result.n_folds} rows the fold bootstrap "
@@ -346,7 +358,7 @@ def run_bbc(result, # the CVTResult
                          f"{estimate.ci_low:.4f}; {why}")
     return runs
 
-# %% ../nbs/09_cli.ipynb #fc326a6d
+# %% ../nbs/09_cli.ipynb #5101df5f
 def bbc_table(result, # the CVTResult
               runs: list, # (name, BBCResult, seconds) from `run_bbc`
              ): # pandas DataFrame, one row per method
@@ -362,7 +374,7 @@ def bbc_table(result, # the CVTResult
                      "seconds": seconds})
     return pd.DataFrame(rows).set_index("method")
 
-# %% ../nbs/09_cli.ipynb #f716849a
+# %% ../nbs/09_cli.ipynb #ac3c874d
 def describe_cvt(result, # the CVTResult
                  source: str, # where the data came from (from `load_table`)
                  grid: str, # the grid's name
@@ -371,7 +383,9 @@ def describe_cvt(result, # the CVTResult
     n = len(result.y)
     table = result.configurations
     failed = int((table["status"] == "failed").sum())
-    if len(result.classes) == 2:
+    if result.classes is None:
+        classes = "a continuous target (regression)"
+    elif len(result.classes) == 2:
         classes = f"positive class {result.classes[1]!r} ({result.y.mean():.1%} of rows)"
     else:
         classes = f"{len(result.classes)} classes"
@@ -392,7 +406,7 @@ REPORT_HINT = ("Report BBC's estimate and interval (BBC-F's when computation mat
                "large data). 'apparent' is the winner's cross-validated value of the same kind as the estimate "
                "(BBC: pooled over all rows, BBC-F: mean over folds); bias = apparent - estimate.")
 
-# %% ../nbs/09_cli.ipynb #d988483d
+# %% ../nbs/09_cli.ipynb #3f3d951b
 def _as_dict(obj, # a result object
              fields: tuple, # the fields to copy when `obj` has no `to_dict()`
             ) -> dict:
@@ -422,7 +436,8 @@ def estimate_record(result, # the CVTResult
     "The JSON record of `ciauto estimate`: every printed number, the configurations' names and scores, the options."
     top = result.configurations
     return {**options_record(args), "data": source, "n_rows": int(len(result.y)),
-            "classes": [str(c) for c in result.classes], "metric": result.metric, "n_folds": result.n_folds,
+            "classes": None if result.classes is None else [str(c) for c in result.classes],
+            "metric": result.metric, "n_folds": result.n_folds,
             "winner": result.winner_name, "winner_column": int(result.winner),
             "apparent_fold_mean": result.apparent, "apparent_pooled": pooled_apparent(result),
             "configurations": [{"name": n, "status": s, "cv_score": None if s != "ok" else float(v)}
@@ -431,7 +446,7 @@ def estimate_record(result, # the CVTResult
                                    "apparent_same_kind": float(table.loc[name.upper(), "apparent"])}
                     for name, est, seconds in runs}}
 
-# %% ../nbs/09_cli.ipynb #363a3208
+# %% ../nbs/09_cli.ipynb #dd7f87db
 def save_plot(result, # the CVTResult
               runs: list, # (name, BBCResult, seconds) from `run_bbc`
               path: str, # the image file (checked while parsing)
@@ -469,7 +484,7 @@ def run_estimate(args: argparse.Namespace, # the parsed `estimate` options
         lines.append(save_plot(result, runs, args.plot))
     return Report("\n".join(lines), estimate_record(result, runs, table, source, args), table, notes)
 
-# %% ../nbs/09_cli.ipynb #7ec06007
+# %% ../nbs/09_cli.ipynb #e5ab2746
 CONFORMAL_METHODS = ("simes", "dkwm", "asymptotic", "monte_carlo")  # as ciauto.conformal.METHODS (not imported: fast help)
 
 
@@ -492,7 +507,7 @@ def add_conformal_arguments(parser: argparse.ArgumentParser, # the `conformal` s
     parser.add_argument("--output", metavar="FILE.json|FILE.csv", type=output_file(".json", ".csv"),
                         help="save every number (JSON) or the table (CSV)")
 
-# %% ../nbs/09_cli.ipynb #b5584cd1
+# %% ../nbs/09_cli.ipynb #49b9e33f
 def load_scores(path: str, # a CSV with a header row, or bare numbers one per line
                 column: str | None, # --column: the score column when there are several
                 option: str, # "--id" or "--ood" (for messages)
@@ -524,7 +539,7 @@ def load_scores(path: str, # a CSV with a header row, or bare numbers one per li
         raise ValueError(f"{option} {path}: {int(scores.isna().sum())} score(s) are missing or not numbers")
     return scores.to_numpy(float)
 
-# %% ../nbs/09_cli.ipynb #8d432066
+# %% ../nbs/09_cli.ipynb #f4082224
 CONFORMAL_COLUMNS = {  # conformal_table's column -> the printed name (β = the TPR level, δ = the risk)
     "auroc": "AUROC", "conformal_auroc": "AUROC >=", "conformal_auroc_upper": "AUROC <=",
     "fpr_at_tpr": "FPR@TPR", "conformal_fpr_at_tpr": "FPR@TPR <=", "conformal_fpr_at_tpr_lower": "FPR@TPR >=",
@@ -558,7 +573,7 @@ def run_conformal(args: argparse.Namespace, # the parsed `conformal` options
     text = "\n".join(head) + "\n" + shown.to_string(float_format=lambda v: f"{v:.4f}")
     return Report(text, record, shown, notes)
 
-# %% ../nbs/09_cli.ipynb #19fb2bc6
+# %% ../nbs/09_cli.ipynb #1ac2e8d1
 SUBGROUP_METRICS = ("roc_auc", "pr_auc", "average_ranking_loss", "average_precision")
 
 
@@ -590,7 +605,7 @@ def add_subgroups_arguments(parser: argparse.ArgumentParser, # the `subgroups` s
     parser.add_argument("--output", metavar="FILE.json|FILE.csv", type=output_file(".json", ".csv"),
                         help="save every number (JSON) or the table (CSV)")
 
-# %% ../nbs/09_cli.ipynb #52c93585
+# %% ../nbs/09_cli.ipynb #ac4363ce
 def example_scored_table():
     "credit-g with a 5-fold out-of-fold logistic-regression score: the default table of `ciauto subgroups`."
     from sklearn.compose import make_column_transformer
@@ -615,7 +630,7 @@ def round_numbers(text: str, # a pattern such as "f2 in [-1.3723600957729503, 0.
     "Numbers with more than `digits` significant digits in `text`, rounded for reading."
     return re.sub(r"-?\d+\.\d+(?:[eE][-+]?\d+)?", lambda m: f"{float(m[0]):.{digits}g}", text)
 
-# %% ../nbs/09_cli.ipynb #349aaadb
+# %% ../nbs/09_cli.ipynb #2e072710
 def run_subgroups(args: argparse.Namespace, # the parsed `subgroups` options
                  ) -> Report:
     "`ciauto subgroups`: the top SubROC subgroups of a scored table."
@@ -668,7 +683,67 @@ def _wide_display():
 
     return pd.option_context("display.max_colwidth", 100, "display.width", 200)
 
-# %% ../nbs/09_cli.ipynb #32450d6a
+# %% ../nbs/09_cli.ipynb #2dbaf177
+def add_bbc_arguments(parser: argparse.ArgumentParser, # the `bbc` subparser
+                     ) -> None:
+    "Declare `ciauto bbc`'s options."
+    data = parser.add_argument_group("out-of-fold predictions")
+    data.add_argument("--predictions", required=True, metavar="FILE.csv",
+                      help="out-of-fold predictions: wide (a column per configuration) or long")
+    data.add_argument("--layout", choices=["wide", "long"], default="wide",
+                      help="wide: one row per sample (default); long: one row per sample and configuration")
+    data.add_argument("--label", default="y", metavar="COL", help="the true label column (default 'y')")
+    data.add_argument("--fold", default="fold", metavar="COL",
+                      help="the fold id column (default 'fold'; without one, only BBC runs)")
+    data.add_argument("--positive", metavar="LABEL", help="the positive class of a binary label, as written in the "
+                      "file (default: the greater label, 1 for 0/1)")
+    data.add_argument("--metric", help="the metric of the predictions (default: inferred from the labels)")
+    add_bootstrap_arguments(parser)
+    parser.add_argument("--seed", type=integer(0), default=0, metavar="S", help="bootstrap seed (default 0)")
+    parser.add_argument("--jobs", type=integer(-1, nonzero=True), default=None, metavar="J",
+                        help="parallel bootstrap chunks")
+    parser.add_argument("--output", metavar="FILE.json|FILE.csv", type=output_file(".json", ".csv"),
+                        help="save every number (JSON) or the BBC table (CSV)")
+
+# %% ../nbs/09_cli.ipynb #03d2ecbf
+def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
+                   ) -> Report:
+    "`ciauto bbc`: BBC/BBC-F of the CV winner of a table of out-of-fold predictions."
+    from ciauto.adapters import from_oof
+
+    notes = []
+    frame = read_csv(args.predictions, "--predictions", notes)
+    if args.label not in frame.columns:
+        raise ValueError(f"--label {args.label!r} is not a column of {args.predictions}; its columns are "
+                         f"{preview(frame.columns)}")
+    fold = args.fold if args.fold in frame.columns else None
+    if fold is None:
+        notes.append(f"--predictions {args.predictions}: no fold column {args.fold!r}: BBC only (BBC-F needs folds)")
+    with captured_warnings(notes):
+        result = from_oof(frame, y=args.label, fold=fold, layout=args.layout, metric=args.metric,
+                          pos_label=match_label(frame[args.label], args.positive))
+    runs = run_bbc(result, args, notes)
+    table = bbc_table(result, runs)
+    n_cfg = result.predictions.shape[1]
+    level = f"{100 * args.confidence:g}% {args.alternative}"
+    positive = getattr(result, "pos_label", None)
+    lines = [f"predictions: {args.predictions} ({args.layout}); {len(result.y)} rows, {n_cfg} configurations"
+             + (f", {result.n_folds} folds" if fold else ", no folds")
+             + (f"; positive class {positive!r}" if positive is not None else ""),
+             f"winner: {result.winner_name}",
+             f"apparent {result.metric} of the winner: {result.apparent:.4f} (its mean over folds; the best of "
+             f"{n_cfg}, so optimistic)" if fold else f"winner chosen on all rows (no folds): {result.winner_name}",
+             "", f"bias-corrected {result.metric} of the winner ({args.bootstraps} bootstraps, {level} interval):",
+             table.to_string(float_format=lambda v: f"{v:.4f}"), REPORT_HINT]
+    record = {**options_record(args), "n_rows": int(len(result.y)), "metric": result.metric,
+              "winner": result.winner_name, "winner_column": int(result.winner),
+              "configurations": result.configurations["name"].tolist(),
+              "bbc": {name.upper(): {**_as_dict(est, BBC_FIELDS), "seconds": seconds,
+                                     "apparent_same_kind": float(table.loc[name.upper(), "apparent"])}
+                      for name, est, seconds in runs}}
+    return Report("\n".join(lines), record, table, notes)
+
+# %% ../nbs/09_cli.ipynb #5a65961c
 COMMANDS = {  # name -> (declare options, run, one-line help)
     "estimate": (add_estimate_arguments, run_estimate,
                  "cross-validate the default configurations, then estimate the winner's performance with BBC/BBC-F"),
@@ -676,6 +751,8 @@ COMMANDS = {  # name -> (declare options, run, one-line help)
                   "classical vs calibration-conditional conformal AUROC and FPR@TPR of OOD scores"),
     "subgroups": (add_subgroups_arguments, run_subgroups,
                   "subgroups where a classifier's ROC AUC, PR AUC or ranking loss is exceptional (SubROC)"),
+    "bbc": (add_bbc_arguments, run_bbc_command,
+            "BBC/BBC-F of the CV winner of out-of-fold predictions you already have (wide or long CSV)"),
 }
 
 
@@ -719,7 +796,7 @@ def main(argv: list[str] | None = None, # the arguments (default: sys.argv[1:])
         print(saved)
     return 0
 
-# %% ../nbs/09_cli.ipynb #a8d40869
+# %% ../nbs/09_cli.ipynb #347098de
 #| eval: false
 if __name__ == "__main__":
     sys.exit(main())
