@@ -15,8 +15,9 @@ import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 from numba import njit
 
+from ._checks import order_statistic, spawn_seeds
 from .metrics import (Metric, _class_labels, _predicted_labels, accuracy, as_binary_labels, as_float_array,
-                            auc_sorted_unweighted, check_probability, check_same_length, get_metric, roc_auc)
+                            check_probability, check_same_length, fold_score_matrix, get_metric, roc_auc)
 
 # %% auto #0
 __all__ = ['BBCResult', 'bbc']
@@ -48,22 +49,10 @@ def _draw_rows(state, n, rows):
 
 
 def _bootstrap_seeds(random_state, n_bootstraps: int) -> np.ndarray:
-    """One 64-bit seed per bootstrap, from `numpy.random.SeedSequence(random_state)`.
-
-    Bootstrap b (with all its redraws) uses only the stream started at seed b, so the result does not depend on how
-    bootstraps are split between workers. The seeds of the first B bootstraps do not change when B grows."""
-    if isinstance(random_state, np.random.SeedSequence):
-        seq = random_state
-    elif isinstance(random_state, np.random.Generator):
-        seq = np.random.SeedSequence(random_state.integers(0, 2**32, size=4, dtype=np.uint64))
-    elif random_state is None or (isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool)):
-        if random_state is not None and random_state < 0:
-            raise ValueError(f"random_state must be a non-negative integer, got {random_state}")
-        seq = np.random.SeedSequence(random_state)
-    else:
-        raise TypeError(f"random_state must be None, an int, a numpy Generator or SeedSequence, "
-                        f"got {type(random_state).__name__}")
-    return seq.generate_state(n_bootstraps, np.uint64)
+    """One 64-bit seed per bootstrap (`_checks.spawn_seeds`). Bootstrap b (with all its redraws) uses only the stream
+    started at seed b, so the result does not depend on how bootstraps are split between workers, and the seeds of
+    the first B bootstraps do not change when B grows."""
+    return spawn_seeds(random_state, n_bootstraps)
 
 # %% ../nbs/03_bbc.ipynb #99b469af
 @njit(cache=True, nogil=True)
@@ -266,35 +255,6 @@ def _folds_chunk(seeds, perf, max_redraws):
         winners[b], L[b] = _winner_and_oob_mean(counts, perf_by_config)
     return L, winners, redraws, defects
 
-# %% ../nbs/03_bbc.ipynb #324db861
-@njit(cache=True, nogil=True)
-def _fold_auc_matrix(scores, labels, folds, n_folds):
-    "F×C matrix of each configuration's ROC AUC within each fold: one sort per column, folds split stably."
-    n, n_cfg = scores.shape
-    starts = np.zeros(n_folds + 1, np.int64)
-    for i in range(n):
-        starts[folds[i] + 1] += 1
-    for f in range(n_folds):
-        starts[f + 1] += starts[f]
-    perf = np.empty((n_folds, n_cfg))
-    fill = np.empty(n_folds, np.int64)
-    seg_scores = np.empty(n)
-    seg_labels = np.empty(n, np.int8)
-    for c in range(n_cfg):
-        column = scores[:, c].copy()
-        order = np.argsort(column, kind="mergesort")
-        fill[:] = starts[:n_folds]
-        for k in range(n):
-            i = order[k]
-            pos = fill[folds[i]]
-            seg_scores[pos] = column[i]
-            seg_labels[pos] = labels[i]
-            fill[folds[i]] += 1
-        for f in range(n_folds):
-            lo, hi = starts[f], starts[f + 1]
-            perf[f, c] = auc_sorted_unweighted(seg_scores[lo:hi], seg_labels[lo:hi])
-    return perf
-
 # %% ../nbs/03_bbc.ipynb #013fde60
 _METHODS = ("pooled", "folds")
 _ALTERNATIVES = ("two-sided", "greater", "less")
@@ -406,18 +366,6 @@ def _column(predictions, c):
     return predictions[:, c] if predictions.ndim == 2 else predictions[:, c, :]
 
 
-def _fold_matrix(metric, predictions, y, fold_ids, n_folds):
-    "P[f, c] = the metric of configuration c on fold f (F×C)."
-    if metric.func is roc_auc:
-        return _fold_auc_matrix(predictions, y.astype(np.int8), fold_ids, n_folds)
-    perf = np.empty((n_folds, predictions.shape[1]))
-    for f in range(n_folds):
-        rows = fold_ids == f
-        for c in range(predictions.shape[1]):
-            perf[f, c] = metric(y[rows], _column(predictions, c)[rows])
-    return perf
-
-
 def _check_fold_classes(codes, classes, fold_ids, fold_labels, metric, method):
     for f, label in enumerate(fold_labels):
         missing = np.setdiff1d(np.arange(len(classes)), codes[fold_ids == f])
@@ -427,17 +375,6 @@ def _check_fold_classes(codes, classes, fold_ids, fold_labels, metric, method):
                              f"every class in every fold.{hint}")
 
 
-def _order_statistic(sorted_values, p, quantile):
-    """Q(p) of sorted values: the ⌈pB⌉-th smallest (inverted CDF) or the (⌊pB⌋+1)-th smallest capped at B
-    (the reference code); 1-based ranks."""
-    n = len(sorted_values)
-    position = p * n
-    if abs(position - round(position)) < 1e-9:  # p·B meant as an integer, not 1e-16 above it
-        position = round(position)
-    rank = math.ceil(position) if quantile == "inverted_cdf" else math.floor(position) + 1
-    return float(sorted_values[min(max(rank, 1), n) - 1])
-
-
 def _interval(distribution, sign, metric, confidence_level, alternative, quantile):
     """Bounds on the higher-is-better scale sign·L, mapped back: for a loss the pessimistic bound is the upper
     one, so `alternative` speaks of performance and the bounds mirror."""
@@ -445,11 +382,11 @@ def _interval(distribution, sign, metric, confidence_level, alternative, quantil
     alpha = 1 - confidence_level
     best, worst = sign * metric.best, sign * metric.worst
     if alternative == "greater":
-        low, high = _order_statistic(values, alpha, quantile), best
+        low, high = order_statistic(values, alpha, quantile), best
     elif alternative == "less":
-        low, high = worst, _order_statistic(values, 1 - alpha, quantile)
+        low, high = worst, order_statistic(values, 1 - alpha, quantile)
     else:
-        low, high = (_order_statistic(values, alpha / 2, quantile), _order_statistic(values, 1 - alpha / 2, quantile))
+        low, high = (order_statistic(values, alpha / 2, quantile), order_statistic(values, 1 - alpha / 2, quantile))
     return (float(low), float(high)) if sign > 0 else (float(-high), float(-low))
 
 # %% ../nbs/03_bbc.ipynb #6a0d6fb9
@@ -571,7 +508,7 @@ def bbc(predictions, y=None, folds=None, *, metric=None, method: str = "pooled",
         if needs_folds:
             if codes is not None and metric.kind in ("binary", "multiclass"):
                 _check_fold_classes(codes, classes, fold_ids, fold_labels, metric, method)
-            perf = _fold_matrix(metric, predictions, y, fold_ids, n_folds)
+            perf = fold_score_matrix(metric, predictions, y, fold_ids, n_folds)
     if codes is not None and method == "pooled":
         sizes = np.bincount(codes, minlength=len(classes))
         if (sizes < 2).any():

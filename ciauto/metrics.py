@@ -13,85 +13,15 @@ import numpy as np
 from numba import njit
 
 # %% auto #0
-__all__ = ['METRICS', 'as_float_array', 'as_binary_labels', 'as_weights', 'check_same_length', 'check_probability', 'auc_sorted',
-           'auc_sorted_unweighted', 'auc_merge_sorted', 'pr_points_sorted', 'pr_points_merge', 'pr_auc_from_points',
-           'average_precision_from_points', 'pr_auc_sorted', 'average_precision_sorted', 'roc_auc', 'pr_auc',
-           'average_precision', 'average_ranking_loss', 'roc_auc_ovo', 'accuracy', 'balanced_accuracy',
-           'neg_mean_squared_error', 'r2', 'brier_score', 'c_index', 'Metric', 'get_metric']
+__all__ = ['METRICS', 'auc_sorted', 'auc_sorted_unweighted', 'auc_merge_sorted', 'pr_points_sorted', 'pr_points_merge',
+           'pr_auc_from_points', 'average_precision_from_points', 'pr_auc_sorted', 'average_precision_sorted',
+           'roc_auc', 'pr_auc', 'average_precision', 'average_ranking_loss', 'roc_auc_ovo', 'accuracy',
+           'balanced_accuracy', 'neg_mean_squared_error', 'r2', 'brier_score', 'c_index', 'Metric', 'get_metric',
+           'fold_score_matrix']
 
 # %% ../nbs/00_metrics.ipynb #13e248df
-def as_float_array(x, name: str, *, ndim: int | tuple = 1, allow_empty: bool = False) -> np.ndarray:
-    "`x` as a finite float64 array of the given dimension(s); raises naming `name` otherwise."
-    if hasattr(x, "to_numpy"):
-        x = x.to_numpy()
-    arr = np.asarray(x)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
-        raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
-    arr = arr.astype(np.float64, copy=False)
-    dims = (ndim,) if isinstance(ndim, int) else tuple(ndim)
-    if arr.ndim not in dims:
-        raise ValueError(f"{name} must be {' or '.join(f'{d}-D' for d in dims)}, got shape {arr.shape}")
-    if arr.size == 0 and not allow_empty:
-        raise ValueError(f"{name} is empty")
-    if not np.isfinite(arr).all():
-        bad = int((~np.isfinite(arr)).sum())
-        raise ValueError(f"{name} contains {bad} NaN or infinite value(s)")
-    return arr
-
-
-def as_binary_labels(y, name: str = "y_true", *, require_both: bool = True) -> np.ndarray:
-    "`y` as an int8 array of 0/1 labels (1 = positive); raises naming `name` if it is anything else."
-    if hasattr(y, "to_numpy"):
-        y = y.to_numpy()
-    arr = np.asarray(y)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got shape {arr.shape}")
-    if arr.size == 0:
-        raise ValueError(f"{name} is empty")
-    if arr.dtype == bool:
-        arr = arr.astype(np.int8)
-    if not np.issubdtype(arr.dtype, np.number):
-        raise TypeError(f"{name} must hold 0/1 labels (1 = positive), got dtype {arr.dtype}")
-    if np.issubdtype(arr.dtype, np.floating) and not np.isfinite(arr).all():
-        raise ValueError(f"{name} contains NaN or infinite values")
-    arr = arr.astype(np.int8) if np.issubdtype(arr.dtype, np.integer) and arr.min() >= 0 and arr.max() <= 1 else arr
-    is_one = arr == 1
-    if arr.dtype != np.int8 and not (is_one | (arr == 0)).all():
-        raise ValueError(f"{name} must hold 0/1 labels (1 = positive), got labels {np.unique(arr)[:10].tolist()}")
-    n_pos = int(is_one.sum())
-    if require_both and n_pos in (0, arr.size):
-        raise ValueError(f"{name} holds a single class ({[int(n_pos > 0)]}); both 0 and 1 are needed")
-    return is_one.astype(np.int8) if arr.dtype != np.int8 else arr
-
-
-def as_weights(sample_weight, n: int, name: str = "sample_weight") -> np.ndarray | None:
-    "Non-negative finite float64 weights of length `n`, or None."
-    if sample_weight is None:
-        return None
-    w = as_float_array(sample_weight, name)
-    if w.shape[0] != n:
-        raise ValueError(f"{name} has length {w.shape[0]}, expected {n} (one weight per row)")
-    if (w < 0).any():
-        raise ValueError(f"{name} must be non-negative")
-    return w
-
-
-def check_same_length(**arrays) -> int:
-    "All arrays have the same first dimension; returns it."
-    lengths = {k: len(v) for k, v in arrays.items()}
-    if len(set(lengths.values())) > 1:
-        desc = ", ".join(f"{k} has {n}" for k, n in lengths.items())
-        raise ValueError(f"length mismatch: {desc} rows")
-    return next(iter(lengths.values()))
-
-
-def check_probability(value, name: str) -> float:
-    "A float strictly inside (0, 1), e.g. alpha, delta or a confidence level."
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number in (0, 1), got {value!r}")
-    if not 0 < value < 1:
-        raise ValueError(f"{name} must be in (0, 1), got {value!r}")
-    return float(value)
+# the input checks live in the package's one checking layer; metrics re-exports them for existing callers
+from ._checks import as_binary_labels, as_float_array, as_weights, check_probability, check_same_length
 
 # %% ../nbs/00_metrics.ipynb #466225aa
 @njit(cache=True, nogil=True)
@@ -548,3 +478,50 @@ def get_metric(metric) -> Metric:
     if callable(metric):
         return Metric(getattr(metric, "__name__", "custom"), metric)
     raise TypeError(f"metric must be a name, a Metric or a callable, got {type(metric).__name__}")
+
+# %% ../nbs/00_metrics.ipynb #68c790d3
+@njit(cache=True, nogil=True)
+def _fold_auc_matrix(scores, labels, folds, n_folds):
+    "F×C matrix of each configuration's ROC AUC within each fold: one sort per column, folds split stably."
+    n, n_cfg = scores.shape
+    starts = np.zeros(n_folds + 1, np.int64)
+    for i in range(n):
+        starts[folds[i] + 1] += 1
+    for f in range(n_folds):
+        starts[f + 1] += starts[f]
+    perf = np.empty((n_folds, n_cfg))
+    fill = np.empty(n_folds, np.int64)
+    seg_scores = np.empty(n)
+    seg_labels = np.empty(n, np.int8)
+    for c in range(n_cfg):
+        column = scores[:, c].copy()
+        order = np.argsort(column, kind="mergesort")
+        fill[:] = starts[:n_folds]
+        for k in range(n):
+            i = order[k]
+            pos = fill[folds[i]]
+            seg_scores[pos] = column[i]
+            seg_labels[pos] = labels[i]
+            fill[folds[i]] += 1
+        for f in range(n_folds):
+            lo, hi = starts[f], starts[f + 1]
+            perf[f, c] = auc_sorted_unweighted(seg_scores[lo:hi], seg_labels[lo:hi])
+    return perf
+
+
+def fold_score_matrix(metric: Metric, # the metric (from `get_metric`)
+                      predictions: np.ndarray, # N×C predictions (N×C×K class scores for multiclass metrics)
+                      y: np.ndarray, # targets in the form the metric takes (0/1 int labels for binary metrics)
+                      fold_ids: np.ndarray, # int fold id 0..F−1 per row (see `_checks.check_fold_ids`)
+                      n_folds: int, # F
+                     ) -> np.ndarray:
+    "P[f, c]: the metric of configuration c on the rows of fold f (F×C)."
+    if metric.func is roc_auc and predictions.ndim == 2:
+        return _fold_auc_matrix(np.ascontiguousarray(predictions, dtype=np.float64), np.asarray(y, np.int8),
+                                np.asarray(fold_ids, np.int64), n_folds)
+    perf = np.empty((n_folds, predictions.shape[1]))
+    for f in range(n_folds):
+        rows = fold_ids == f
+        for c in range(predictions.shape[1]):
+            perf[f, c] = metric(y[rows], predictions[rows, c])
+    return perf

@@ -1,0 +1,24 @@
+"""Every benchmark script runs in its quick smoke mode, so a renamed import or a broken benchmark fails the test run.
+
+The numbers themselves are not checked here (speed goals live in the benchmarks, never in timed tests); only that
+each script runs to the end on what ships with the package and prints a ratio against its reference.
+"""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[1]
+SCRIPTS = sorted(p for p in (ROOT / "bench").glob("*.py") if not p.name.startswith("_"))
+TIMEOUT = int(os.environ.get("CIAUTO_BENCH_TIMEOUT", "600"))
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=[p.stem for p in SCRIPTS])
+def test_bench_quick(script):
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), MPLBACKEND="Agg")
+    proc = subprocess.run([sys.executable, str(script), "--quick"], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=TIMEOUT)
+    assert proc.returncode == 0, f"{script.name} --quick failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}"
+    assert "ratio" in proc.stdout.lower() or "×" in proc.stdout, f"{script.name} printed no ratio:\n{proc.stdout[-2000:]}"
