@@ -33,10 +33,12 @@ def _scaled_weights(sample_weight, n, name="sample_weight"):
 def _class_scaled_weights(y, w, name="sample_weight"):
     "Each class's weights divided by that class's largest weight (the AUC does not change); both need weight."
     positive = y == 1
-    top_pos, top_neg = w[positive].max(initial=0.0), w[~positive].max(initial=0.0)
+    top_pos, top_neg = np.max(w, where=positive, initial=0.0), np.max(w, where=~positive, initial=0.0)
     if not (top_pos > 0 and top_neg > 0):
         missing = "positives (label 1)" if not top_pos > 0 else "negatives (label 0)"
         raise ValueError(f"{name} gives zero total weight to the {missing}; both classes need positive weight")
+    if 1e-100 <= min(top_pos, top_neg) and max(top_pos, top_neg) <= 1e100:
+        return w  # pair products stay far inside the float range: no pass over the rows needed
     return w / np.where(positive, top_pos, top_neg)
 
 # %% ../nbs/00_metrics.ipynb #ad165623
@@ -291,22 +293,21 @@ def average_ranking_loss(y_true,               # 0/1 labels (1 = positive) or bo
     w = np.ones(len(y)) if sample_weight is None else w
     if not w[positive].max(initial=0.0) > 0:
         raise ValueError("y_true has no positive (label 1) with positive weight; the ranking loss is undefined")
-    top_neg = w[~positive].max(initial=0.0)
-    if not top_neg > 0:
+    if not w[~positive].max(initial=0.0) > 0:
         return 0.0
-    scaled = _class_scaled_weights(y, w)
-    auc = _binary_auc(y, s, None if sample_weight is None else scaled)
+    auc = _binary_auc(y, s, None if sample_weight is None else _class_scaled_weights(y, w))
     # the loss is in the weights' units: undo any rescaling `as_weights` did to keep huge or tiny weights in range
     unit = 1.0 if sample_weight is None else float(np.max(sample_weight)) / float(w.max())
-    value = unit * float(top_neg) * float(scaled[~positive].sum()) * (1.0 - auc)
+    value = unit * float(np.sum(w, where=~positive)) * (1.0 - auc)
     if not np.isfinite(value):
         raise ValueError("the ranking loss is beyond the float range: sample_weight is too large")
     return value
 
-# %% ../nbs/00_metrics.ipynb #457313a8
+# %% ../nbs/00_metrics.ipynb #9dec5fd8
 def class_codes(y_true,          # class indices 0..K−1 (integers, integral floats or booleans)
                 n_classes: int,  # K, the number of score columns
                 name: str = "y_true",  # the argument's name, for error messages
+                scores_name: str = "y_score",  # the name of the N×K scores, for error messages
                ) -> np.ndarray:  # int64 class indices
     "`y_true` as int64 class indices 0..K−1 (the columns of a score matrix); raises naming `name` otherwise."
     # TODO(layer): a class-index check belongs with the other array checks in ciauto._checks
@@ -319,7 +320,7 @@ def class_codes(y_true,          # class indices 0..K−1 (integers, integral fl
         if not np.issubdtype(y.dtype, np.floating) or not np.isfinite(y).all() or (y != np.round(y)).any():
             raise ValueError(f"{name} must hold integer class indices 0..{n_classes - 1}, got dtype {y.dtype}")
     if y.min() < 0 or y.max() >= n_classes:
-        raise ValueError(f"{name} must hold class indices 0..{n_classes - 1}, one per score column, "
+        raise ValueError(f"{name} must hold class indices 0..{n_classes - 1}, one per column of {scores_name}, "
                          f"got {np.unique(y)[:10].tolist()}")
     return y.astype(np.int64)
 
@@ -430,7 +431,7 @@ def predicted_labels(y_true,  # true labels: numbers, booleans or strings
         raise TypeError(f"y_true holds {truth.dtype} labels but y_pred holds numbers; pass predicted labels of "
                         "the same kind, or encode y_true as class indices 0..K−1")
     if pred.ndim == 2:
-        return class_codes(truth, pred.shape[1]), labels
+        return class_codes(truth, pred.shape[1], "y_true", "y_pred"), labels
     probabilities = pred.dtype.kind == "f" and not np.all(pred == np.round(pred))
     if probabilities and not np.isin(truth, (0, 1)).all():
         raise ValueError(f"y_pred holds probabilities of class 1, so y_true must hold 0/1 labels (1 = positive) or "
@@ -498,7 +499,10 @@ def r2(y_true,               # real targets, not constant
     if np.ptp(t[w > 0]) == 0:
         raise ValueError("y_true is constant on the rows with positive sample_weight; R² is undefined")
     mean = np.sum(w * t) / np.sum(w)
-    return float(1 - np.sum(w * (t - p) ** 2) / np.sum(w * (t - mean) ** 2))
+    sse, sst = np.sum(w * (t - p) ** 2), np.sum(w * (t - mean) ** 2)
+    if not (sst > 0 and sse <= sst * np.finfo(float).max):  # y_true's spread is negligible next to the errors
+        raise ValueError("R² is beyond the float range: y_pred misses y_true by far more than y_true varies")
+    return float(1 - sse / sst)
 
 
 def brier_score(y_true,               # 0/1 labels (1 = positive) or booleans
