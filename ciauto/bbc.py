@@ -306,7 +306,7 @@ def as_fold_ids(folds, # fold ids (one per row), a list of (train, test) pairs, 
         return check_fold_ids(folds, n, "folds")
     return ids, np.arange(ids.max() + 1)
 
-# %% ../nbs/03_bbc.ipynb #1976d66c
+# %% ../nbs/03_bbc.ipynb #b80eab81
 _METHODS = ("pooled", "folds")
 _ALTERNATIVES = ("two-sided", "greater", "less")
 _QUANTILES = ("inverted_cdf", "reference")
@@ -316,6 +316,15 @@ _SIZE_DEPENDENT = {"average_ranking_loss": "it counts the negatives ranked above
                                            "with the rows evaluated, so out-of-bag values (about 0.368·N rows) and "
                                            "fold values are on different scales; use 'roc_auc' (the same ranking "
                                            "loss normalised: 1 − AUC)"}
+
+
+def _configuration_names(source) -> list | None:
+    "Column c's configuration name, from a CVTResult's `configurations` table (name, column), if it has one."
+    table = getattr(source, "configurations", None)
+    if table is None or not {"name", "column"} <= set(getattr(table, "columns", [])):
+        return None
+    ok = table[table["column"].notna()].sort_values("column")
+    return [str(name) for name in ok["name"]]
 
 
 def _unpack(predictions, y, folds, metric, pos_label):
@@ -470,7 +479,7 @@ def _interval(distribution, sign, metric, confidence_level, alternative, quantil
         low, high = (order_statistic(values, alpha / 2, quantile), order_statistic(values, 1 - alpha / 2, quantile))
     return (float(low), float(high)) if sign > 0 else (float(-high), float(-low))
 
-# %% ../nbs/03_bbc.ipynb #8ff8e981
+# %% ../nbs/03_bbc.ipynb #d347ac6c
 @dataclass(frozen=True, repr=False, eq=False)
 class BBCResult:
     "What `bbc` returns: the winner's bias-corrected performance, its interval and the bootstrap distribution."
@@ -489,10 +498,11 @@ class BBCResult:
     bootstrap_winners: np.ndarray  # how often each configuration won a bootstrap (length C)
     n_redraws: int  # unusable draws discarded and redrawn, over all bootstraps
     n_units: int = 0  # the bootstrap's units: rows, groups (cluster bootstrap) or folds (BBC-F)
+    winner_name: str = ""  # the winner's configuration name (from a CVTResult), else its column index
 
     def __repr__(self):
         level = f"{100 * self.confidence_level:g}%"
-        return (f"BBCResult(method={self.method!r}, metric={self.metric!r}, winner={self.winner}, "
+        return (f"BBCResult(method={self.method!r}, metric={self.metric!r}, winner={self.winner} {self.winner_name!r}, "
                 f"apparent={self.apparent:.4f}, estimate={self.estimate:.4f}, bias={self.bias:.4f}, "
                 f"ci=[{self.ci_low:.4f}, {self.ci_high:.4f}] ({level} {self.alternative}), "
                 f"n_bootstraps={self.n_bootstraps})")
@@ -505,7 +515,7 @@ class BBCResult:
         "Histogram of the bootstrap distribution with the apparent value, the estimate and the interval marked."
         import matplotlib.pyplot as plt
         if ax is None:
-            _, ax = plt.subplots(figsize=(6, 3.5))
+            _, ax = plt.subplots(figsize=(8, 3.5))
         ax.hist(self.distribution, bins=bins, color="0.75", edgecolor="0.45")
         low = self.ci_low if np.isfinite(self.ci_low) else self.distribution.min()
         high = self.ci_high if np.isfinite(self.ci_high) else self.distribution.max()
@@ -518,8 +528,9 @@ class BBCResult:
         ax.axvline(self.apparent, color="tab:red", ls="--", lw=2, label=f"apparent {self.apparent:.3f}")
         name = "BBC" if self.method == "pooled" else "BBC-F"
         ax.set(xlabel=f"out-of-bag {self.metric} of the bootstrap winner", ylabel="bootstraps",
-               title=f"{name}: configuration {self.winner}, B = {self.n_bootstraps}")
-        ax.legend(fontsize="small", loc="upper left")
+               title=f"{name}: {self.winner_name or f'configuration {self.winner}'}, B = {self.n_bootstraps}")
+        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))  # beside the histogram, not on it
+        ax.figure.tight_layout()
         return ax
 
 # %% ../nbs/03_bbc.ipynb #f7012821
@@ -618,7 +629,7 @@ def _fold_inputs(folds, n_rows, y_raw, groups, method, winner_rule, codes, class
         _check_fold_classes(codes, classes, fold_ids, fold_labels, metric, method)
     return fold_ids, fold_labels, winner_rule
 
-# %% ../nbs/03_bbc.ipynb #0da5c0af
+# %% ../nbs/03_bbc.ipynb #1f01ff75
 def bbc(predictions, # N×C out-of-fold predictions (N×C×K class scores for multiclass metrics), or a CVTResult
         y=None, # targets: labels of any type, numbers, or N×2 (time, event); a CVTResult carries them
         folds=None, # fold ids, (train, test) pairs or the CV's splitter; None: pooled BBC only
@@ -641,6 +652,7 @@ def bbc(predictions, # N×C out-of-fold predictions (N×C×K class scores for mu
     Losses (`Metric.greater_is_better` False) are minimised and `alternative` speaks of performance: "greater"
     gives [metric.best, upper bound on the loss]. Unusable draws (a class missing in-bag or out-of-bag; fewer than
     2 out-of-bag rows for other metrics; no out-of-bag fold in BBC-F) are redrawn."""
+    names = _configuration_names(predictions)
     predictions, y_raw, folds, metric, pos_label = _unpack(predictions, y, folds, metric, pos_label)
     check_choice(method, "method", _METHODS)
     check_choice(alternative, "alternative", _ALTERNATIVES)
@@ -683,4 +695,5 @@ def bbc(predictions, # N×C out-of-fold predictions (N×C×K class scores for mu
                      alternative=alternative, distribution=distribution, winner=winner, apparent=apparent,
                      bias=apparent - estimate, method=method, metric=metric.name, n_bootstraps=n_bootstraps,
                      bootstrap_winners=np.bincount(winners, minlength=n_cfg), n_redraws=int(redraws.sum()),
-                     n_units=len(fold_labels) if method == "folds" else int(units.max()) + 1)
+                     n_units=len(fold_labels) if method == "folds" else int(units.max()) + 1,
+                     winner_name=names[winner] if names and len(names) == n_cfg else str(winner))
