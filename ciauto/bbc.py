@@ -128,7 +128,7 @@ def _sorted_credit(order, codes, weights):
         block_neg += w * (1 - positive)
     return credit + block_pos * (2 * neg_below + block_neg)
 
-# %% ../nbs/03_bbc.ipynb #a28a7d8a
+# %% ../nbs/03_bbc.ipynb #60799fea
 @njit(cache=True, nogil=True)
 def _pooled_auc_chunk(seeds, order, codes, labels, units, max_redraws):
     """BBC with binary ROC AUC for the bootstraps with these seeds: (L, winners, redraws, defects).
@@ -167,7 +167,7 @@ def _pooled_auc_chunk(seeds, order, codes, labels, units, max_redraws):
         L[b] = _sorted_credit(order[best_c], codes[best_c], oob) / (2.0 * out_class[0] * out_class[1])
     return L, winners, redraws, defects
 
-
+# %% ../nbs/03_bbc.ipynb #cbd76935
 @njit(cache=True, nogil=True)
 def _winner_and_oob_mean(counts, table):
     """The bootstrap step shared by pooled accuracy (units = rows) and BBC-F (units = folds): the winner is the
@@ -217,7 +217,7 @@ def _pooled_accuracy_chunk(seeds, correct, codes, units, n_classes, max_redraws)
         winners[b], L[b] = _winner_and_oob_mean(counts, correct)
     return L, winners, redraws, defects
 
-
+# %% ../nbs/03_bbc.ipynb #567cb839
 @njit(cache=True, nogil=True)
 def _draw_chunk(seeds, codes, units, n_classes, min_oob, max_redraws):
     "Usable in-bag multiplicities for the bootstraps with these seeds (B×N), for the generic metric path."
@@ -269,7 +269,7 @@ def _folds_chunk(seeds, perf, max_redraws):
         winners[b], L[b] = _winner_and_oob_mean(counts, perf_by_config)
     return L, winners, redraws, defects
 
-# %% ../nbs/03_bbc.ipynb #b8c93427
+# %% ../nbs/03_bbc.ipynb #67920f2d
 def fold_ids_from_splits(splits, # (train, test) index pairs (or boolean masks), one per fold
                          n: int, # number of rows
                         ) -> np.ndarray: # fold id 0..F−1 of every row
@@ -290,7 +290,7 @@ def fold_ids_from_splits(splits, # (train, test) index pairs (or boolean masks),
         raise ValueError("folds: a single split; at least 2 folds are needed")
     return ids
 
-# %% ../nbs/03_bbc.ipynb #234ac0f1
+# %% ../nbs/03_bbc.ipynb #a8b7e4f4
 def as_fold_ids(folds, # fold ids (one per row), a list of (train, test) pairs, or a splitter with .split
                 n: int, # number of rows
                 *, X=None, # features for a splitter (default: n placeholder rows; scikit-learn's use only their number)
@@ -306,7 +306,7 @@ def as_fold_ids(folds, # fold ids (one per row), a list of (train, test) pairs, 
         return check_fold_ids(folds, n, "folds")
     return ids, np.arange(ids.max() + 1)
 
-# %% ../nbs/03_bbc.ipynb #b80eab81
+# %% ../nbs/03_bbc.ipynb #c8b81360
 _METHODS = ("pooled", "folds")
 _ALTERNATIVES = ("two-sided", "greater", "less")
 _QUANTILES = ("inverted_cdf", "reference")
@@ -359,7 +359,7 @@ def _check_predictions(predictions, metric):
             raise ValueError(f"{err}; metric {metric.name!r} needs predictions as {what[ndim]}") from None
         raise
 
-# %% ../nbs/03_bbc.ipynb #268017f4
+# %% ../nbs/03_bbc.ipynb #52be59cf
 def _class_codes(y, predictions, pos_label):
     """(codes the metric compares with, class codes 0..K−1, labels) of a classification target: two labels and N×C
     predictions give 0/1 codes (1 = the positive label); otherwise codes in sorted label order, or the labels
@@ -405,7 +405,7 @@ def _check_targets(y, metric, predictions, pos_label):
         raise ValueError("y contains NaN or infinite values")
     return arr, None, None
 
-# %% ../nbs/03_bbc.ipynb #bdfe4d44
+# %% ../nbs/03_bbc.ipynb #067e7979
 def _units(groups, n: int, fold_ids, method: str) -> np.ndarray:
     "Row → bootstrap unit: its group's index 0..G−1 (`groups` given), else the row itself."
     if groups is None:
@@ -423,7 +423,7 @@ def _units(groups, n: int, fold_ids, method: str) -> np.ndarray:
                              "method='pooled'")
     return units
 
-# %% ../nbs/03_bbc.ipynb #a5ffe40c
+# %% ../nbs/03_bbc.ipynb #271cc574
 def _column(predictions, c):
     return predictions[:, c] if predictions.ndim == 2 else predictions[:, c, :]
 
@@ -453,7 +453,7 @@ def _refuse_nan(values, metric, where):
         raise ValueError(f"metric {metric.name!r} returned NaN for configuration {c} on {where(f)}; BBC needs a "
                          "number for every configuration (make the metric return a value, or drop that configuration)")
 
-# %% ../nbs/03_bbc.ipynb #ca59fa68
+# %% ../nbs/03_bbc.ipynb #465afbdb
 def _cv_values(metric, predictions, y, fold_ids, fold_labels, winner_rule):
     "The values the CV winner is chosen on: the F×C fold matrix ('fold_mean') or 1×C pooled values ('pooled')."
     if winner_rule == "fold_mean":
@@ -479,7 +479,7 @@ def _interval(distribution, sign, metric, confidence_level, alternative, quantil
         low, high = (order_statistic(values, alpha / 2, quantile), order_statistic(values, 1 - alpha / 2, quantile))
     return (float(low), float(high)) if sign > 0 else (float(-high), float(-low))
 
-# %% ../nbs/03_bbc.ipynb #d347ac6c
+# %% ../nbs/03_bbc.ipynb #b523f109
 @dataclass(frozen=True, repr=False, eq=False)
 class BBCResult:
     "What `bbc` returns: the winner's bias-corrected performance, its interval and the bootstrap distribution."
@@ -533,7 +533,7 @@ class BBCResult:
         ax.figure.tight_layout()
         return ax
 
-# %% ../nbs/03_bbc.ipynb #f7012821
+# %% ../nbs/03_bbc.ipynb #8c87ff2e
 def _run_chunks(task, seeds, n_jobs, progress: bool = False):
     "Run `task` on chunks of the per-bootstrap seeds (in joblib threads) and stitch the outputs together."
     n_workers = effective_n_jobs(n_jobs)
@@ -567,7 +567,7 @@ def _generic_chunk(seeds, metric, sign, predictions, y, codes, units, n_classes,
         _refuse_nan(np.array([[L[b]]]), metric, lambda f: "the out-of-bag rows of a bootstrap draw")
     return L, winners, redraws, defects
 
-# %% ../nbs/03_bbc.ipynb #d5cd62e5
+# %% ../nbs/03_bbc.ipynb #039864d1
 def _task(method, metric, sign, perf, predictions, y, codes, classes, units, max_redraws):
     "The chunk function of the bootstrap for this method and metric (seeds → L, winners, redraws, defects)."
     if method == "folds":
@@ -597,7 +597,7 @@ def _check_draws(defects, method, classes, max_redraws):
         raise ValueError(f"bootstrap {failed[0]}: {max_redraws + 1} draws in a row were unusable (the last: {why}); "
                          "raise max_redraws or give that class more samples")
 
-# %% ../nbs/03_bbc.ipynb #777a478d
+# %% ../nbs/03_bbc.ipynb #ed8cd83e
 def _warn_design(n_bootstraps, confidence_level, alternative, n_cfg, method, n_folds):
     alpha_tail = (1 - confidence_level) / (2 if alternative == "two-sided" else 1)
     if n_bootstraps * alpha_tail < 10:
@@ -629,7 +629,7 @@ def _fold_inputs(folds, n_rows, y_raw, groups, method, winner_rule, codes, class
         _check_fold_classes(codes, classes, fold_ids, fold_labels, metric, method)
     return fold_ids, fold_labels, winner_rule
 
-# %% ../nbs/03_bbc.ipynb #1f01ff75
+# %% ../nbs/03_bbc.ipynb #c02f491d
 def bbc(predictions, # N×C out-of-fold predictions (N×C×K class scores for multiclass metrics), or a CVTResult
         y=None, # targets: labels of any type, numbers, or N×2 (time, event); a CVTResult carries them
         folds=None, # fold ids, (train, test) pairs or the CV's splitter; None: pooled BBC only
