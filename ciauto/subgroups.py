@@ -1393,25 +1393,25 @@ def _gap(A, y, rank, mask, metric, baseline):
 # %% ../nbs/08_subgroups.ipynb #c0ec7ed2
 def _bootstrap_gaps(result, data, call, seed):
     "One bootstrap: OOB gaps of the in-bag top-k by rank, in-bag gaps of the reported subgroups, same-pattern flags."
-    k, metric = len(result.table), _METRIC_CODE.get(result.metric, 4)
+    k, metric, loss = len(result.table), _METRIC_CODE.get(result.metric, 4), result.settings.get("loss")
     oob_gaps, naive_gaps, same = np.full(k, np.nan), np.full(k, np.nan), np.zeros(k, bool)
     rng = np.random.default_rng(int(seed))
     idx = rng.integers(0, len(data), len(data))
-    oob = np.ones(len(data), bool)
-    oob[idx] = False
-    inbag, outbag = data.iloc[idx].reset_index(drop=True), data.iloc[np.flatnonzero(oob)].reset_index(drop=True)
-    try:
-        y_in, rank_in, A_in = _validation_arrays(result, inbag)
-        y_out, rank_out, A_out = _validation_arrays(result, outbag)
-        found = find_subgroups(inbag, **call)
-    except ValueError:                      # a class missing from the in-bag or out-of-bag rows
-        return oob_gaps, naive_gaps, same
+    out = np.setdiff1d(np.arange(len(data)), idx)
+    y_in, y_out = result.y[idx], result.y[out]
+    if min(y_in.sum(), len(y_in) - y_in.sum(), y_out.sum(), len(y_out) - y_out.sum()) == 0:
+        return oob_gaps, naive_gaps, same          # a class missing from the in-bag or out-of-bag rows
+    order_in, A_in = _ranked_arrays(y_in, result.scores[idx], _row_losses(loss, y_in, result.scores[idx]))
+    order_out, A_out = _ranked_arrays(y_out, result.scores[out], _row_losses(loss, y_out, result.scores[out]))
+    rank_in, rank_out = np.argsort(order_in), np.argsort(order_out)
     base_in, base_out = _whole_metric(A_in, metric), _whole_metric(A_out, metric)
     for r in range(k):
         naive_gaps[r] = _gap(A_in, y_in, rank_in, result.covers[r][idx], metric, base_in)
-    for r, sg in enumerate(found.subgroups[:k]):
-        oob_gaps[r] = _gap(A_out, y_out, rank_out, sg.mask(outbag), metric, base_out)
-        same[r] = sg.pattern == result.table["pattern"].iloc[r]
+    found = find_subgroups(data.iloc[idx].reset_index(drop=True), **call)
+    outbag = data.iloc[out]
+    for r, (sels, pattern) in enumerate(zip(found.selectors[:k], found.table["pattern"])):
+        oob_gaps[r] = _gap(A_out, y_out, rank_out, Subgroup(sels).mask(outbag), metric, base_out)
+        same[r] = pattern == result.table["pattern"].iloc[r]
     return oob_gaps, naive_gaps, same
 
 # %% ../nbs/08_subgroups.ipynb #c0ec7ed3
