@@ -303,7 +303,24 @@ def average_ranking_loss(y_true,               # 0/1 labels (1 = positive) or bo
         raise ValueError("the ranking loss is beyond the float range: sample_weight is too large")
     return value
 
-# %% ../nbs/00_metrics.ipynb #9dec5fd8
+# %% ../nbs/00_metrics.ipynb #6ca7c73c
+def _label_array(labels, name, ndim=(1,)):
+    "Labels as a numpy array: 1-D (or `ndim`), real or string/object labels without missing values or mixed types."
+    if hasattr(labels, "to_numpy"):
+        labels = labels.to_numpy()
+    try:
+        arr = np.asarray(labels)
+    except ValueError as err:  # numpy's "inhomogeneous shape" for ragged lists
+        raise ValueError(f"{name} must be a 1-D array of labels (are its rows of different lengths?)") from err
+    if arr.dtype.kind == "c":
+        raise TypeError(f"{name} must be real numbers or labels, got complex values")
+    if arr.ndim not in ndim:
+        raise ValueError(f"{name} must be {' or '.join(f'{d}-D' for d in ndim)}, got shape {arr.shape}")
+    if arr.ndim == 1:
+        sorted_labels(arr, name)  # non-empty, no NaN or None, one label type
+    return arr
+
+
 def class_codes(y_true,          # class indices 0..K−1 (integers, integral floats or booleans)
                 n_classes: int,  # K, the number of score columns
                 name: str = "y_true",  # the argument's name, for error messages
@@ -311,9 +328,7 @@ def class_codes(y_true,          # class indices 0..K−1 (integers, integral fl
                ) -> np.ndarray:  # int64 class indices
     "`y_true` as int64 class indices 0..K−1 (the columns of a score matrix); raises naming `name` otherwise."
     # TODO(layer): a class-index check belongs with the other array checks in ciauto._checks
-    y = np.asarray(y_true.to_numpy() if hasattr(y_true, "to_numpy") else y_true)
-    if y.ndim != 1 or y.size == 0:
-        raise ValueError(f"{name} must be a non-empty 1-D array of class indices, got shape {y.shape}")
+    y = _label_array(y_true, name)
     if y.dtype == bool:
         y = y.astype(np.int64)
     if not np.issubdtype(y.dtype, np.integer):
@@ -375,26 +390,10 @@ def roc_auc_ovo(y_true,               # class indices 0..K−1, the columns of `
                          "every class of y_score's columns must be present")
     return float(_ovo_auc_kernel(y, np.ascontiguousarray(s), w / top[y], s.shape[1]))
 
-# %% ../nbs/00_metrics.ipynb #7d5b561f
+# %% ../nbs/00_metrics.ipynb #5c1bdd42
 def _is_numeric(arr):
     return arr.dtype == bool or np.issubdtype(arr.dtype, np.number)
 
-
-def _label_array(labels, name, ndim=(1,)):
-    "Labels as a numpy array: 1-D (or `ndim`), real or string/object labels without missing values or mixed types."
-    if hasattr(labels, "to_numpy"):
-        labels = labels.to_numpy()
-    try:
-        arr = np.asarray(labels)
-    except ValueError as err:  # numpy's "inhomogeneous shape" for ragged lists
-        raise ValueError(f"{name} must be a 1-D array of labels (are its rows of different lengths?)") from err
-    if arr.dtype.kind == "c":
-        raise TypeError(f"{name} must be real numbers or labels, got complex values")
-    if arr.ndim not in ndim:
-        raise ValueError(f"{name} must be {' or '.join(f'{d}-D' for d in ndim)}, got shape {arr.shape}")
-    if arr.ndim == 1:
-        sorted_labels(arr, name)  # non-empty, no NaN or None, one label type
-    return arr
 
 
 def _predicted_labels(y_pred):
@@ -500,7 +499,7 @@ def r2(y_true,               # real targets, not constant
         raise ValueError("y_true is constant on the rows with positive sample_weight; R² is undefined")
     mean = np.sum(w * t) / np.sum(w)
     sse, sst = np.sum(w * (t - p) ** 2), np.sum(w * (t - mean) ** 2)
-    if not (sst > 0 and sse <= sst * np.finfo(float).max):  # y_true's spread is negligible next to the errors
+    if not (sst > 0 and sse / np.finfo(float).max <= sst):  # y_true's spread is negligible next to the errors
         raise ValueError("R² is beyond the float range: y_pred misses y_true by far more than y_true varies")
     return float(1 - sse / sst)
 
