@@ -220,10 +220,19 @@ def average_precision_sorted(scores,   # scores sorted *descending*
     tp, fp = pr_points_sorted(scores, labels, weights)
     return average_precision_from_points(tp, fp)
 
-# %% ../nbs/00_metrics.ipynb #bb6b464c
+# %% ../nbs/00_metrics.ipynb #26d86cb4
+def _scores(y_score, name="y_score", ndim=1):
+    "Finite real scores as float64, with integer scores beyond 2^53 replaced by their ranks (same order and ties)."
+    s = as_float_array(y_score, name, ndim=ndim)
+    raw = np.asarray(y_score.to_numpy() if hasattr(y_score, "to_numpy") else y_score)
+    if raw.dtype.kind in "iu" and (raw.max() > 2**53 or raw.min() < -(2**53)):
+        s = np.unique(raw, return_inverse=True)[1].reshape(raw.shape).astype(np.float64)
+    return s
+
+
 def _prepare_binary(y_true, y_score, sample_weight, require_both=False):
     y = as_binary_labels(y_true, "y_true", require_both=require_both)
-    s = as_float_array(y_score, "y_score")
+    s = _scores(y_score)
     check_same_length(y_true=y, y_score=s)
     return y, s, as_weights(sample_weight, len(y))
 
@@ -376,7 +385,7 @@ def roc_auc_ovo(y_true,               # class indices 0..K−1, the columns of `
                 sample_weight=None,   # non-negative weights, or None
                ) -> float:            # mean AUC over the ordered class pairs, in [0, 1]
     "Hand–Till one-vs-one macro AUC over ordered class pairs; `y_score` is N×K class scores, `y_true` in 0..K−1."
-    s = as_float_array(y_score, "y_score", ndim=2)
+    s = _scores(y_score, ndim=2)
     if s.shape[1] < 2:
         raise ValueError(f"y_score has {s.shape[1]} column(s); roc_auc_ovo needs N×K scores for K >= 2 classes")
     y = class_codes(y_true, s.shape[1])
@@ -549,7 +558,7 @@ def c_index(y_true,               # N×2 (time, event): event 1 = observed, 0 = 
         raise ValueError(f"y_true must be N×2 (time, event) for c_index, got shape {t.shape}")
     if not np.isin(t[:, 1], (0, 1)).all():
         raise ValueError("y_true[:, 1] (event) must be 0 (censored) or 1 (observed)")
-    r = as_float_array(y_pred, "y_pred")
+    r = _scores(y_pred, "y_pred")
     check_same_length(y_true=t, y_pred=r)
     w = _scaled_weights(sample_weight, len(r))
     value = _concordance_kernel(t[:, 0], t[:, 1].astype(np.int8), r, w)
