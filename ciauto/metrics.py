@@ -108,12 +108,12 @@ def auc_merge_sorted(pos_scores,  # the positives' scores, sorted ascending
         credit += below + 0.5 * (tied_end - below)
     return credit / (pos_scores.shape[0] * n_neg)
 
-# %% ../nbs/00_metrics.ipynb #6adffb23
+# %% ../nbs/00_metrics.ipynb #dfbdd6c6
 @njit(cache=True, nogil=True)
 def pr_points_sorted(scores,   # scores sorted *descending*
                      labels,   # 0/1 labels in the same order (1 = positive)
                      weights,  # non-negative weights in the same order
-                    ):  # (tp, fp): cumulative positive and negative weight with s >= t_j, one entry per distinct score
+                    ) -> tuple:  # (tp, fp): cumulative positive and negative weight with s >= t_j, one per distinct score
     "Cumulative (TP, FP) weight at each distinct threshold, walking rows sorted by *descending* score."
     n = scores.shape[0]
     tp = np.empty(n)
@@ -142,7 +142,7 @@ def pr_points_sorted(scores,   # scores sorted *descending*
 @njit(cache=True, nogil=True)
 def pr_points_merge(pos_scores,  # the positives' scores, sorted ascending
                     neg_scores,  # the negatives' scores, sorted ascending
-                   ):  # (tp, fp) as in `pr_points_sorted`, with unit weights
+                   ) -> tuple:  # (tp, fp) as in `pr_points_sorted`, with unit weights
     "Like `pr_points_sorted`, from the positives' and negatives' scores each sorted ascending (unit weights)."
     i = pos_scores.shape[0] - 1
     j = neg_scores.shape[0] - 1
