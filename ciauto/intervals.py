@@ -21,16 +21,18 @@ from scipy.optimize import brentq
 from scipy.special import ndtri
 from scipy.stats import rankdata
 
+from ._checks import cv_winner
+from ._checks import order_statistic_rank as _order_statistic_rank
 from .metrics import (as_binary_labels, as_float_array, auc_sorted, check_probability, check_same_length,
-                            roc_auc_ovo)
+                            get_metric, roc_auc_ovo)
 
 # %% auto #0
 __all__ = ['DIRECTIONS', 'HM_VARIANTS', 'TIE_TOLERANCE', 'BRENT_TOLERANCE', 'QUANTILES', 'METHODS', 'METHOD_GROUPS',
-           'REFERENCE_OPTIONS', 'InfeasibleBoundWarning', 'sidak_alpha', 'column_aucs', 'LowerBound', 'Selection',
-           'learn_eval_selection', 'delong_placements', 'delong_bound', 'hanley_mcneil_bound', 'bootstrap_aucs',
-           'stratified_counts', 'empirical_influence', 'tilt_log_weights', 'tilted_probabilities', 'bt_pvalue',
-           'tilting_bound', 'mabt_pvalue', 'mabt_bound', 'order_statistic_rank', 'fold_aucs', 'naive_bootstrap_bound',
-           'MethodResult', 'split_too_small', 'run_methods', 'apply_method']
+           'REFERENCE_OPTIONS', 'InfeasibleBoundWarning', 'DegenerateBoundWarning', 'sidak_alpha', 'column_aucs',
+           'LowerBound', 'Selection', 'learn_eval_selection', 'delong_placements', 'delong_bound',
+           'hanley_mcneil_bound', 'bootstrap_aucs', 'stratified_counts', 'empirical_influence', 'tilt_log_weights',
+           'tilted_probabilities', 'bt_pvalue', 'tilting_bound', 'mabt_pvalue', 'mabt_bound', 'order_statistic_rank',
+           'fold_aucs', 'naive_bootstrap_bound', 'MethodResult', 'split_too_small', 'run_methods', 'apply_method']
 
 # %% ../nbs/05_intervals.ipynb #df2a39c0
 DIRECTIONS = ("fixed", "auto")
@@ -38,6 +40,20 @@ DIRECTIONS = ("fixed", "auto")
 
 class InfeasibleBoundWarning(RuntimeWarning):
     "A competing method could not produce a bound (the result is NaN and its `reason` says why)."
+
+
+class DegenerateBoundWarning(RuntimeWarning):
+    "A plug-in standard error is exactly 0 (perfectly separated data), so the bound equals the estimate."
+
+
+def _flag_degenerate(method: str, se: float) -> bool:
+    "Warn (once per call) when a plug-in standard error is 0; returns the flag stored as `details['degenerate']`."
+    if se != 0:  # positive, or NaN (no bound at all)
+        return False
+    warnings.warn(f"{method}: the standard error is 0 (the eval data are perfectly separated), so the bound equals "
+                  "the estimate and carries no uncertainty; see details['degenerate']", DegenerateBoundWarning,
+                  stacklevel=3)
+    return True
 
 
 def _check_direction(direction):
@@ -272,7 +288,7 @@ def delong_bound(y, scores, *, alpha: float = 0.05, n_compared: int = 1, directi
         return _infeasible(method, level, f"DeLong needs at least 2 cases and 2 controls, got {m} and {n}", theta)
     se = float(np.sqrt(v.var(ddof=1) / m + u.var(ddof=1) / n))
     bound = max(0.0, theta - ndtri(1.0 - level) * se)
-    return LowerBound(bound, theta, method, level, details=dict(se=se))
+    return LowerBound(bound, theta, method, level, details=dict(se=se, degenerate=_flag_degenerate(method, se)))
 
 # %% ../nbs/05_intervals.ipynb #8f43c875
 HM_VARIANTS = ("textbook", "reference")
@@ -305,9 +321,10 @@ def hanley_mcneil_bound(y, scores, *, alpha: float = 0.05, variant: str = "textb
         if first == 0 or second == 0:
             return _infeasible(method, level, f"zero count in the reference variant (s={first}, f={second})", a)
     se2 = (a * (1 - a) + (first + plus_one) * (q1 - a * a) + (second - 1) * (q2 - a * a)) / (first * second)
-    se = float(np.sqrt(se2))
+    se = float(np.sqrt(se2)) if se2 >= 0 else float("nan")
     return LowerBound(a - ndtri(1.0 - level) * se, a, method, level,
-                      details=dict(se=se, variant=variant, counts=(first, second)))
+                      details=dict(se=se, variant=variant, counts=(first, second),
+                                   degenerate=_flag_degenerate(method, se)))
 
 # %% ../nbs/05_intervals.ipynb #e94f44b4
 @njit(cache=True, nogil=True)
@@ -569,14 +586,14 @@ def mabt_bound(y, scores, selected: int, *, alpha: float = 0.05, n_bootstraps: i
 QUANTILES = ("inverted_cdf", "reference")
 
 
-def order_statistic_rank(p: float, n: int, quantile: str = "inverted_cdf") -> int:
-    "1-based rank of Q(p) among n sorted values: ⌈p·n⌉ (inverted CDF) or ⌊p·n⌋ + 1 capped at n (reference)."
-    exact = Fraction(repr(float(p))) * n  # the decimal p, so 0.05·500 is exactly 25
-    if quantile == "inverted_cdf":
-        return max(1, int(-(-exact // 1)))
-    if quantile == "reference":
-        return min(n, int(exact // 1) + 1)
-    raise ValueError(f"quantile must be 'inverted_cdf' or 'reference', got {quantile!r}")
+def order_statistic_rank(
+    p: float, # the probability of the quantile, in (0, 1)
+    n: int, # how many sorted values
+    quantile: str = "inverted_cdf", # "inverted_cdf": ⌈p·n⌉; "reference": ⌊p·n⌋ + 1 capped at n
+) -> int:
+    """1-based rank of Q(p) among n sorted values: the one convention of the package (`ciauto._checks`), shared
+    with `ciauto.bbc`; p·n within 1e-9 of an integer counts as that integer (α = 1 − 0.95, B = 1000 gives 50)."""
+    return _order_statistic_rank(p, n, quantile)
 
 
 def fold_aucs(predictions, y=None, folds=None, *, direction: str = "fixed") -> np.ndarray:
@@ -596,19 +613,30 @@ def fold_aucs(predictions, y=None, folds=None, *, direction: str = "fixed") -> n
     return out
 
 
-def naive_bootstrap_bound(fold_scores, *, alpha: float = 0.05, n_bootstraps: int = 500,
-                          quantile: str = "inverted_cdf", random_state=None) -> LowerBound:
+def naive_bootstrap_bound(
+    fold_scores, # F×C fold performances (the winner is chosen by `cv_winner`) or the winner's F-vector
+    *,
+    alpha: float = 0.05, # one-sided level, in (0, 1)
+    n_bootstraps: int = 500, # R bootstrap samples; at least ⌈1/α⌉ so that Q(α) lies in the lower tail
+    quantile: str = "inverted_cdf", # order-statistic convention of Q(α): "inverted_cdf" or "reference"
+    metric="roc_auc", # the metric of `fold_scores` (its direction picks the winner: largest AUC, smallest loss)
+    random_state=None, # None, int >= 0, `SeedSequence` or `Generator`
+) -> LowerBound:
     "NB: Q(α) of the means of bootstrap samples of the CV winner's fold performances (F×C matrix or F-vector)."
     scores = as_float_array(fold_scores, "fold_scores", ndim=(1, 2))
     alpha = check_probability(alpha, "alpha")
     n_bootstraps = _check_count(n_bootstraps, "n_bootstraps")
+    if n_bootstraps * alpha < 1 - 1e-9:
+        raise ValueError(f"n_bootstraps={n_bootstraps} is too few for alpha={alpha:g}: Q(alpha) needs at least "
+                         f"{int(np.ceil(1 / alpha - 1e-9))} bootstrap means (alpha·n_bootstraps >= 1), otherwise "
+                         "the bound is the smallest of a handful of means and can lie above the estimate")
     rank = order_statistic_rank(alpha, n_bootstraps, quantile)
     if scores.shape[0] < 2:
         raise ValueError(f"fold_scores needs at least 2 folds (rows), got {scores.shape[0]}")
     if scores.ndim == 2:
         if scores.shape[1] == 0:
             raise ValueError("fold_scores has no configurations (0 columns)")
-        winner = int(np.argmax(scores.mean(axis=0)))
+        winner = cv_winner(scores, get_metric(metric))
         values = scores[:, winner]
     else:
         winner, values = None, scores
@@ -652,6 +680,15 @@ def _seed_streams(random_state):
     return children[0], dict(zip(METHODS, children[1:]))
 
 
+def _note(res: LowerBound) -> str | None:
+    "The reason a bound is NaN, or a note on how a finite bound came about (a fallback, a zero standard error)."
+    if res.fallback:
+        return f"fallback to {res.fallback}: {res.details.get('infeasible', res.reason or '')}"
+    if res.details.get("degenerate"):
+        return "standard error 0 (perfectly separated eval data): the bound is the estimate"
+    return res.reason
+
+
 def _run_one(name, p, y, folds, selection, *, alpha, direction, hm_variant, hm_threshold, quantile, fallback,
              n_bootstraps, seed):
     group = METHOD_GROUPS[name]
@@ -681,7 +718,7 @@ def _run_one(name, p, y, folds, selection, *, alpha, direction, hm_variant, hm_t
     else:
         top = selection.top
         res = mabt_bound(y_eval, p[ev][:, top], int(np.flatnonzero(top == config)[0]), alpha=alpha, **boot)
-    return MethodResult(name, res.bound, res.reason, config, group, res.alpha, res.estimate, k,
+    return MethodResult(name, res.bound, _note(res), config, group, res.alpha, res.estimate, k,
                         time.perf_counter() - start)
 
 
@@ -717,6 +754,7 @@ def run_methods(predictions, y=None, folds=None, *, methods=None, alpha: float =
     rows = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", InfeasibleBoundWarning)  # the reason column records them
+        warnings.simplefilter("ignore", DegenerateBoundWarning)
         for name in methods:
             rows.append(_run_one(name, p, y, fold_ids, selection, alpha=alpha, direction=direction,
                                  hm_variant=hm_variant, hm_threshold=hm_threshold, quantile=quantile,

@@ -8,9 +8,11 @@ from __future__ import annotations
 import copy
 import heapq
 import math
+import numbers
 import time
 import warnings
 from bisect import insort
+from collections import namedtuple
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
@@ -18,18 +20,18 @@ import numpy as np
 import pandas as pd
 from numba import njit, types
 from numba.extending import intrinsic
+from scipy.stats import false_discovery_control
 
-from .metrics import check_probability
+from ._checks import (as_seed_sequence, binary_codes, check_bool, check_choice, check_int, check_n_jobs,
+                            check_probability, check_real, order_statistic, spawn_seeds)
 
 # %% auto #0
-__all__ = ['Selector', 'cut_points', 'attribute_selectors', 'pattern_string', 'pack_bits', 'unpack_bits', 'SubgroupResult',
-           'find_subgroups', 'significance_filter', 'subgroup_table', 'format_subgroups', 'subroc_splits']
+__all__ = ['Selector', 'cut_points', 'attribute_selectors', 'pattern_string', 'pack_bits', 'unpack_bits', 'SearchOptions',
+           'Subgroup', 'SubgroupResult', 'find_subgroups', 'significance_filter', 'corrected_gaps', 'subgroup_table',
+           'format_subgroups', 'subroc_splits']
 
-# %% ../nbs/08_subgroups.ipynb #1c929a53
-_METRICS = ("roc_auc", "pr_auc", "average_ranking_loss", "average_precision")
-_METRIC_CODE = {"roc_auc": 0, "pr_auc": 1, "average_ranking_loss": 2, "average_precision": 3}
-_MODES = ("worse", "better", "exceptional")
-_MODE_CODE = {"worse": 0, "better": 1, "exceptional": 2}
+# %% ../nbs/08_subgroups.ipynb #a1c0de01
+_OPERATORS = ("==", "in", ">=", "<", "is missing")
 
 
 def _format_number(v) -> str:
@@ -37,51 +39,111 @@ def _format_number(v) -> str:
     v = float(v)
     if math.isinf(v):
         return "inf" if v > 0 else "-inf"
-    if v.is_integer():
-        return str(int(v))
-    return repr(v)
+    return str(int(v)) if v.is_integer() else repr(v)
 
 
+def _plain(v):
+    "A JSON-safe copy: numpy scalars as Python numbers, NaN and infinities as None, tuples as lists."
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple, np.ndarray)):
+        return [_plain(x) for x in v]
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, numbers.Integral):
+        return int(v)
+    if isinstance(v, numbers.Real):
+        return float(v) if math.isfinite(v) else None
+    if v is None or isinstance(v, str):
+        return v
+    return getattr(v, "__name__", str(v))
+
+# %% ../nbs/08_subgroups.ipynb #a1c0de02
 @dataclass(frozen=True)
 class Selector:
-    "A condition on one attribute: `kind` is 'eq' (== value), 'interval' (lo <= x < hi) or 'missing'."
-    attribute: str
-    kind: str
-    value: object = None
-    lo: float = -math.inf
-    hi: float = math.inf
-    numeric: bool = False
+    "A condition `attribute operator value` on one column (see the table above)."
+    attribute: str  # the column the condition reads
+    operator: str  # "==", "in", ">=", "<" or "is missing"
+    value: object = None  # the category or number for "==", the cut point for ">=" and "<", (lo, hi) for "in"
+    numeric: bool = False  # compare as floats (a numeric attribute) rather than by object equality
+
+    def __post_init__(self):
+        if self.operator not in _OPERATORS:
+            raise ValueError(f"operator must be one of {_OPERATORS}, got {self.operator!r}")
+
+    @property
+    def lo(self) -> float:
+        "Lower bound of an interval or threshold selector (-inf if none)."
+        return {"in": lambda: self.value[0], ">=": lambda: self.value}.get(self.operator, lambda: -math.inf)()
+
+    @property
+    def hi(self) -> float:
+        "Upper bound (excluded) of an interval or threshold selector (inf if none)."
+        return {"in": lambda: self.value[1], "<": lambda: self.value}.get(self.operator, lambda: math.inf)()
 
     @property
     def string(self) -> str:
-        if self.kind == "interval":
-            return f"{self.attribute} in [{_format_number(self.lo)}, {_format_number(self.hi)})"
-        if self.kind == "missing":
-            return f"{self.attribute} is missing"
-        return f"{self.attribute}=={_format_number(self.value) if self.numeric else self.value}"
+        "The canonical string, e.g. `age in [25, 31)`, `age >= 40`, `sex==Male`."
+        a, op = self.attribute, self.operator
+        if op == "in":
+            return f"{a} in [{_format_number(self.lo)}, {_format_number(self.hi)})"
+        if op in (">=", "<"):
+            return f"{a} {op} {_format_number(self.value)}"
+        if op == "is missing":
+            return f"{a} is missing"
+        return f"{a}=={_format_number(self.value) if self.numeric else self.value}"
 
     def __str__(self):
         return self.string
 
     def covers(self, column) -> np.ndarray:
-        "Boolean mask over the rows of `column` (positional); a missing value satisfies only 'missing'."
-        missing = np.asarray(pd.isna(column))
-        if self.kind == "missing":
-            return missing
-        if self.kind == "interval":
-            x = np.asarray(column, dtype=float)
+        "Boolean mask over the rows of `column` (positional); a missing value satisfies only 'is missing'."
+        return _selector_masks(pd.Series(column, copy=False), [self])[0]
+
+    def to_dict(self) -> dict:
+        "`{'attribute', 'operator', 'value', 'numeric'}`, JSON-safe (infinite bounds as None)."
+        return {"attribute": self.attribute, "operator": self.operator, "value": _plain(self.value),
+                "numeric": self.numeric}
+
+    @classmethod
+    def from_dict(cls, d: dict # a `to_dict()` output
+                 ) -> Selector:
+        "The selector back from `to_dict()` (None bounds become infinities)."
+        value = d.get("value")
+        if d["operator"] == "in":
+            lo, hi = value
+            value = (-math.inf if lo is None else float(lo), math.inf if hi is None else float(hi))
+        return cls(d["attribute"], d["operator"], value, bool(d.get("numeric", False)))
+
+# %% ../nbs/08_subgroups.ipynb #a1c0de03
+def _selector_masks(series, selectors):
+    "The covers of several selectors of one column, converting the column once."
+    missing = np.asarray(pd.isna(series))
+    masks = []
+    x = codes = None
+    for sel in selectors:
+        if sel.operator == "is missing":
+            masks.append(~missing)          # negated twice below
+            continue
+        if sel.numeric or sel.operator != "==":
+            if x is None:
+                x = pd.to_numeric(series, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
             with np.errstate(invalid="ignore"):
-                return (x >= self.lo) & (x < self.hi) & ~missing
-        if self.numeric:
-            x = np.asarray(column, dtype=float)
-            return (x == float(self.value)) & ~missing
-        equal = pd.Series(column, copy=False).eq(self.value)
-        return equal.to_numpy(dtype=bool, na_value=False) & ~missing
+                masks.append((x >= sel.lo) & (x < sel.hi) if sel.operator != "==" else x == float(sel.value))
+            continue
+        if codes is None:
+            codes, uniques = pd.factorize(series)
+            lookup = {v: i for i, v in enumerate(uniques)}
+        masks.append(codes == lookup.get(sel.value, -2))
+    return [(np.asarray(m, dtype=bool) & ~missing) ^ (sel.operator == "is missing") for m, sel in zip(masks, selectors)]
 
-
-def cut_points(values, n_bins: int) -> list:
+# %% ../nbs/08_subgroups.ipynb #1c929a53
+def cut_points(values, # numeric values (NaN = missing, ignored)
+               n_bins: int # B, the number of equal-frequency bins
+              ) -> list:
     "Equal-frequency cut points of the spec's rule (§2.2) over the non-missing `values`."
-    x = np.sort(np.asarray(values, dtype=float)[~np.isnan(np.asarray(values, dtype=float))])
+    x = np.asarray(values, dtype=float)
+    x = np.sort(x[~np.isnan(x)])
     n = len(x)
     cuts = []
     for i in range(1, n_bins):
@@ -92,38 +154,68 @@ def cut_points(values, n_bins: int) -> list:
             cuts.append(float(x[p]))
     return cuts
 
+# %% ../nbs/08_subgroups.ipynb #1c929a54
+def _family(v) -> str:
+    "The comparable family of a nominal value: bool, number, str or the type's name."
+    if isinstance(v, (bool, np.bool_)):
+        return "bool"
+    return "number" if isinstance(v, numbers.Number) else ("str" if isinstance(v, str) else type(v).__name__)
 
-def _sorted_values(values):
+
+def _nominal_values(values, name, max_values):
+    "Sorted distinct values of a nominal column; refuses unhashable, mixed-type and high-cardinality columns."
     try:
-        return sorted(set(values))
+        distinct = set(values)
     except TypeError:
-        return sorted(set(values), key=lambda v: (type(v).__name__, str(v)))
+        raise TypeError(f"attribute {name!r} holds unhashable values such as {values[0]!r}: subgroups need "
+                        "scalar values (convert lists/dicts to strings or drop the column)") from None
+    families = sorted({_family(v) for v in distinct})
+    if len(families) > 1:
+        raise ValueError(f"attribute {name!r} mixes value types {families} (e.g. 1 and '1' would print alike): "
+                         f"convert it to one type, e.g. data[{name!r}].astype(str)")
+    if len(distinct) > max_values:
+        raise ValueError(f"nominal attribute {name!r} has {len(distinct)} distinct values, above max_values="
+                         f"{max_values} (one selector per value): drop it, bin it, or raise max_values")
+    return sorted(distinct)
 
 
 def _is_nominal(series) -> bool:
     return not pd.api.types.is_numeric_dtype(series) or pd.api.types.is_bool_dtype(series)
 
-
-def attribute_selectors(series, name: str, *, nominal: bool, n_bins: int = 10, missing_selector: bool = False):
-    "The selectors of one attribute in the order of §2: nominal values sorted, or numeric values/intervals."
+# %% ../nbs/08_subgroups.ipynb #1c929a55
+def attribute_selectors(series, # the column (pandas Series or array-like)
+                        name: str, # the attribute's name in the selectors
+                        *,
+                        nominal: bool, # one `==` selector per value (True) or numeric selectors (False)
+                        n_bins: int = 10, # numeric attributes with more distinct values are cut into n_bins bins
+                        missing_selector: bool = False, # add `name is missing` when values are missing
+                        thresholds: str = "intervals", # "intervals" ([lo, hi) bins) or "open" (< c and >= c)
+                        max_values: int = 1000, # refuse nominal attributes with more distinct values
+                       ) -> list:
+    "The selectors of one attribute in refinement order (§2): nominal values sorted, or numeric values/bins."
+    series = pd.Series(series, copy=False)
     missing = np.asarray(pd.isna(series))
     if nominal:
-        values = np.asarray(series, dtype=object)[~missing]
-        out = [Selector(name, "eq", v) for v in _sorted_values(values.tolist())]
+        values = series.to_numpy(dtype=object)[~missing].tolist()
+        out = [Selector(name, "==", v) for v in _nominal_values(values, name, max_values)]
     else:
-        x = np.asarray(series, dtype=float)[~missing]
+        x = series.to_numpy(dtype=float, na_value=np.nan)[~missing]
         distinct = np.unique(x)
+        cuts = cut_points(x, n_bins)
         if len(distinct) <= n_bins:
-            out = [Selector(name, "eq", float(v), numeric=True) for v in distinct]
+            out = [Selector(name, "==", float(v), numeric=True) for v in distinct]
+        elif thresholds == "open":
+            out = [Selector(name, op, c, numeric=True) for c in cuts for op in ("<", ">=")]
         else:
-            bounds = [-math.inf] + cut_points(x, n_bins) + [math.inf]
-            out = [Selector(name, "interval", lo=lo, hi=hi, numeric=True) for lo, hi in zip(bounds[:-1], bounds[1:])]
+            bounds = [-math.inf] + cuts + [math.inf]
+            out = [Selector(name, "in", (lo, hi), numeric=True) for lo, hi in zip(bounds[:-1], bounds[1:])]
     if missing_selector and missing.any():
-        out.append(Selector(name, "missing"))
+        out.append(Selector(name, "is missing"))
     return out
 
 
-def pattern_string(selectors) -> str:
+def pattern_string(selectors # the selectors of a conjunction
+                  ) -> str:
     "Canonical pattern: selector strings sorted lexicographically, joined by ' AND ' (empty pattern: '')."
     return " AND ".join(sorted(s.string for s in selectors))
 
@@ -222,12 +314,52 @@ def _count_range(a, b, lo, hi):
         total += np.int64(_popcount(x))
     return total
 
-# %% ../nbs/08_subgroups.ipynb #5547790f
+# %% ../nbs/08_subgroups.ipynb #5547790a
+_METRICS = ("roc_auc", "pr_auc", "average_ranking_loss", "average_precision")
+_LOSSES = ("log_loss", "squared_error", "misclassification")
+_ALIASES = {"arl": "average_ranking_loss"}
+_METRIC_CODE = {"roc_auc": 0, "pr_auc": 1, "average_ranking_loss": 2, "average_precision": 3, "loss": 4}
+_MODES = ("worse", "better", "exceptional")
+_MODE_CODE = {"worse": 0, "better": 1, "exceptional": 2}
+
+_Arrays = namedtuple("_Arrays", "labels gid gstart gend losses pos_words neg_words valid sel_words")
+_Setting = namedtuple("_Setting", "metric mode baseline alpha beta tol min_support precondition_pruning use_oe "
+                                  "max_depth")
+
+
+def _ranked_arrays(y, s, losses=None, masks=None):
+    "Rows sorted by ascending score (ties by position): (order, `_Arrays`); `masks` are per-selector row masks."
+    y, s = np.asarray(y, np.int8), np.asarray(s, float)
+    n = len(s)
+    order = np.argsort(s, kind="stable")
+    s_sorted, labels = s[order], y[order]
+    new_group = np.r_[True, s_sorted[1:] != s_sorted[:-1]]
+    gstart = np.flatnonzero(new_group).astype(np.int64)
+    n_words = (n + 63) // 64
+    if masks is None:
+        sel_words = np.zeros((0, n_words), np.uint64)
+    else:
+        sel_words = np.zeros((len(masks), n_words * 64), bool)
+        sel_words[:, :n] = np.asarray(masks, bool).reshape(len(masks), n)[:, order]
+        sel_words = np.packbits(sel_words.reshape(len(masks), n_words * 8, 8), axis=2, bitorder="little")
+        sel_words = np.ascontiguousarray(sel_words.reshape(len(masks), n_words * 8).view(np.uint64))
+    losses = np.zeros(0) if losses is None else np.ascontiguousarray(np.asarray(losses, float)[order])
+    arrays = _Arrays(labels=labels, gid=(np.cumsum(new_group) - 1).astype(np.int64), gstart=gstart,
+                     gend=np.r_[gstart[1:], n].astype(np.int64), losses=losses, pos_words=pack_bits(labels == 1),
+                     neg_words=pack_bits(labels == 0), valid=pack_bits(np.ones(n, bool)), sel_words=sel_words)
+    return order, arrays
+
+# %% ../nbs/08_subgroups.ipynb #5547790b
 @njit(cache=True, nogil=True)
-def _positions_metric(positions, m, labels, gid, P, N, metric):
+def _positions_metric(positions, m, A, P, N, metric):
     """Metric of the rows at `positions[:m]` (ascending sorted positions) in one pass over tie groups.
 
-    Returns (value, U2) with U2 = Σ_pos Σ_neg [2·1(s_i > s_j) + 1(s_i = s_j)], an exact integer."""
+    Returns (value, U2) with U2 = Σ_pos Σ_neg [2·1(s_i > s_j) + 1(s_i = s_j)], an exact integer (0 for losses)."""
+    if metric == 4:
+        total = 0.0
+        for i in range(m):
+            total += A.losses[positions[i]]
+        return (total / m if m > 0 else np.nan), 0
     u2 = 0
     pr_num = 0.0
     ap_num = 0.0
@@ -235,11 +367,11 @@ def _positions_metric(positions, m, labels, gid, P, N, metric):
     neg_below = 0
     i = 0
     while i < m:
-        g = gid[positions[i]]
+        g = A.gid[positions[i]]
         pos_g = 0
         neg_g = 0
-        while i < m and gid[positions[i]] == g:
-            if labels[positions[i]] == 1:
+        while i < m and A.gid[positions[i]] == g:
+            if A.labels[positions[i]] == 1:
                 pos_g += 1
             else:
                 neg_g += 1
@@ -267,7 +399,7 @@ def _positions_metric(positions, m, labels, gid, P, N, metric):
         value = ap_num / P if P > 0 else np.nan
     return value, u2
 
-
+# %% ../nbs/08_subgroups.ipynb #5547790c
 @njit(cache=True, nogil=True)
 def _weight(n, P, N, alpha, beta):
     "w = n^α · cb^β with cb = min/max class count (0 for a single class) and 0^0 = 1."
@@ -295,105 +427,132 @@ def _weight_bound(n, P, N, alpha, beta):
 
 @njit(cache=True, nogil=True)
 def _precondition(metric, P, N):
-    return P >= 1 and N >= 1 if metric == 0 else P >= 1
+    "The metric is defined: both classes for ROC AUC, a positive for PR AUC/AP/ARL, one row for a loss."
+    if metric == 0:
+        return P >= 1 and N >= 1
+    return P + N >= 1 if metric == 4 else P >= 1
 
 
 @njit(cache=True, nogil=True)
-def _quality(value, n, P, N, metric, mode, baseline, alpha, beta, tol):
+def _quality(value, n, P, N, S):
     "Weighted quality q and the relative score φ (> 0: the model is worse on the cover)."
-    phi = value - baseline if metric == 2 else baseline - value
-    if (metric == 1 or metric == 3) and abs(phi) <= tol:
+    phi = value - S.baseline if S.metric == 2 or S.metric == 4 else S.baseline - value
+    if (S.metric == 1 or S.metric == 3) and abs(phi) <= S.tol:
         phi = 0.0
-    w = _weight(n, P, N, alpha, beta)
-    if mode == 0:
+    w = _weight(n, P, N, S.alpha, S.beta)
+    if S.mode == 0:
         return w * phi, phi
-    if mode == 1:
+    if S.mode == 1:
         return -w * phi, phi
     return w * abs(phi), phi
 
-
+# %% ../nbs/08_subgroups.ipynb #5547790d
 @njit(cache=True, nogil=True)
-def _optimistic_estimate(cover, pos_words, neg_words, gid, gstart, gend, n, P, N, metric, mode, baseline, alpha, beta):
-    "Bound on q over every subset of the cover (§7.1–7.6); -inf when no subset has a defined metric."
-    if not _precondition(metric, P, N):
-        return -np.inf
-    wb = _weight_bound(n, P, N, alpha, beta)
-    low_pos = _first_bit(cover, pos_words)
-    g_plus = gid[low_pos]
-    worse = 0.0
-    better = 0.0
-    if mode != 1:
-        if metric == 0:
-            g_minus = gid[_last_bit(cover, neg_words)]
-            lower = 1.0 if g_minus < g_plus else (0.5 if g_minus == g_plus else 0.0)
-            worse = baseline - lower
-        else:
-            k_eq = _count_range(cover, neg_words, gstart[g_plus], gend[g_plus])
-            k = k_eq + _count_range(cover, neg_words, gend[g_plus], gid.shape[0])
-            k_gt = k - k_eq
-            if metric == 1:
-                if k == 0:
-                    lower = 1.0
-                elif k_gt == 0:
-                    lower = (1.0 + 1.0 / (1.0 + k)) / 2.0
-                else:
-                    lower = 1.0 / (2.0 * (1.0 + k))
-                worse = baseline - lower
-            elif metric == 3:
-                worse = baseline - 1.0 / (1.0 + k)
-            else:
-                worse = (k_gt + 0.5 * k_eq) - baseline
-    if mode != 0:
-        if metric == 0:
-            g_pos_hi = gid[_last_bit(cover, pos_words)]
-            g_neg_lo = gid[_first_bit(cover, neg_words)]
-            upper = 1.0 if g_pos_hi > g_neg_lo else (0.5 if g_pos_hi == g_neg_lo else 0.0)
-            better = upper - baseline
-        elif metric == 2:
-            better = baseline
-        else:
-            better = 1.0 - baseline
-    return wb * max(worse, better, 0.0)
-
-
-@njit(cache=True, nogil=True)
-def _pattern_eval(ids, sel_words, valid, pos_words, labels, gid, metric, mode, baseline, alpha, beta, tol):
-    "Cover counts, metric value and weighted quality of one pattern (selector ids); q = -inf if undefined."
-    cover = valid.copy()
-    for i in ids:
-        cover &= sel_words[i]
-    n = 0
-    P = 0
+def _cover_loss_range(cover, losses):
+    "Smallest and largest loss among the covered positions."
+    lo = np.inf
+    hi = -np.inf
     for w in range(cover.shape[0]):
-        n += np.int64(_popcount(cover[w]))
-        P += np.int64(_popcount(cover[w] & pos_words[w]))
-    N = n - P
-    if not _precondition(metric, P, N):
-        return n, P, np.nan, -np.inf, np.nan
-    positions = np.empty(n, np.int64)
-    m = _cover_positions(cover, positions)
-    value, _ = _positions_metric(positions, m, labels, gid, P, N, metric)
-    q, phi = _quality(value, n, P, N, metric, mode, baseline, alpha, beta, tol)
-    return n, P, value, q, phi
+        x = cover[w]
+        while x != 0:
+            v = losses[w * 64 + np.int64(_ctz(x))]
+            lo = min(lo, v)
+            hi = max(hi, v)
+            x &= x - _ONE
+    return lo, hi
 
 
 @njit(cache=True, nogil=True)
-def _pattern_cover(ids, sel_words, valid):
-    cover = valid.copy()
+def _worse_bound(cover, A, S):
+    "Largest φ any subset of the cover can have: the metric's worst value (§7.1–7.4) against the baseline."
+    if S.metric == 4:
+        return _cover_loss_range(cover, A.losses)[1] - S.baseline
+    g_plus = A.gid[_first_bit(cover, A.pos_words)]
+    if S.metric == 0:
+        g_minus = A.gid[_last_bit(cover, A.neg_words)]
+        return S.baseline - (1.0 if g_minus < g_plus else (0.5 if g_minus == g_plus else 0.0))
+    k_eq = _count_range(cover, A.neg_words, A.gstart[g_plus], A.gend[g_plus])
+    k = k_eq + _count_range(cover, A.neg_words, A.gend[g_plus], A.gid.shape[0])
+    if S.metric == 1:
+        if k == 0:
+            return S.baseline - 1.0
+        if k == k_eq:
+            return S.baseline - (1.0 + 1.0 / (1.0 + k)) / 2.0
+        return S.baseline - 1.0 / (2.0 * (1.0 + k))
+    if S.metric == 3:
+        return S.baseline - 1.0 / (1.0 + k)
+    return (k - k_eq + 0.5 * k_eq) - S.baseline
+
+
+@njit(cache=True, nogil=True)
+def _better_bound(cover, A, S):
+    "Largest −φ any subset of the cover can have: the metric's best value against the baseline."
+    if S.metric == 4:
+        return S.baseline - _cover_loss_range(cover, A.losses)[0]
+    if S.metric == 0:
+        g_pos_hi = A.gid[_last_bit(cover, A.pos_words)]
+        g_neg_lo = A.gid[_first_bit(cover, A.neg_words)]
+        return (1.0 if g_pos_hi > g_neg_lo else (0.5 if g_pos_hi == g_neg_lo else 0.0)) - S.baseline
+    return S.baseline if S.metric == 2 else 1.0 - S.baseline
+
+
+@njit(cache=True, nogil=True)
+def _optimistic_estimate(cover, A, S, n, P, N):
+    "Bound on q over every subset of the cover (§7.1–7.6); -inf when no subset has a defined metric."
+    if not _precondition(S.metric, P, N):
+        return -np.inf
+    worse = _worse_bound(cover, A, S) if S.mode != 1 else 0.0
+    better = _better_bound(cover, A, S) if S.mode != 0 else 0.0
+    return _weight_bound(n, P, N, S.alpha, S.beta) * max(worse, better, 0.0)
+
+# %% ../nbs/08_subgroups.ipynb #5547790e
+@njit(cache=True, nogil=True)
+def _pattern_cover(ids, A):
+    "The cover bitset of a pattern given by its selector ids."
+    cover = A.valid.copy()
     for i in ids:
-        cover &= sel_words[i]
+        cover &= A.sel_words[i]
     return cover
 
 
 @njit(cache=True, nogil=True)
-def _expand(parent_ids, start, sel_words, valid, pos_words, neg_words, labels, gid, gstart, gend, metric, mode,
-            baseline, alpha, beta, tol, min_support, precondition_pruning, use_oe, tau0, child_depth, max_depth):
+def _counts(cover, A):
+    "Rows and positives of a cover."
+    n = 0
+    P = 0
+    for w in range(cover.shape[0]):
+        n += np.int64(_popcount(cover[w]))
+        P += np.int64(_popcount(cover[w] & A.pos_words[w]))
+    return n, P
+
+
+@njit(cache=True, nogil=True)
+def _cover_metric(cover, n, P, A, S, positions):
+    "Metric value and (q, φ) of a cover with n rows and P positives; `positions` is scratch space."
+    m = _cover_positions(cover, positions)
+    value, _ = _positions_metric(positions, m, A, P, n - P, S.metric)
+    q, phi = _quality(value, n, P, n - P, S)
+    return value, q, phi
+
+
+@njit(cache=True, nogil=True)
+def _pattern_eval(ids, A, S):
+    "Cover counts, metric value, weighted quality and φ of one pattern; q = -inf if the metric is undefined."
+    cover = _pattern_cover(ids, A)
+    n, P = _counts(cover, A)
+    if not _precondition(S.metric, P, n - P):
+        return n, P, np.nan, -np.inf, np.nan
+    value, q, phi = _cover_metric(cover, n, P, A, S, np.empty(n, np.int64))
+    return n, P, value, q, phi
+
+# %% ../nbs/08_subgroups.ipynb #5547790f
+@njit(cache=True, nogil=True)
+def _expand(parent_ids, start, A, S, tau0, child_depth):
     """Evaluate every refinement parent + selector j (j >= start) from counts, bound and (when it can matter) metric.
 
     Returns the refinements that may enter the top-k (flag 1) or be pushed (flag 2), plus the metric count."""
-    n_words = valid.shape[0]
-    parent = _pattern_cover(parent_ids, sel_words, valid)
-    n_cand = sel_words.shape[0] - start
+    parent = _pattern_cover(parent_ids, A)
+    n_cand = A.sel_words.shape[0] - start
     out_j = np.empty(n_cand, np.int64)
     out_n = np.empty(n_cand, np.int64)
     out_p = np.empty(n_cand, np.int64)
@@ -401,92 +560,121 @@ def _expand(parent_ids, start, sel_words, valid, pos_words, neg_words, labels, g
     out_q = np.empty(n_cand)
     out_oe = np.empty(n_cand)
     out_flag = np.empty(n_cand, np.int8)
-    child = np.empty(n_words, np.uint64)
-    positions = np.empty(labels.shape[0], np.int64)
+    positions = np.empty(A.labels.shape[0], np.int64)
+    child = np.empty_like(parent)
     count = 0
     n_metric = 0
-    for j in range(start, sel_words.shape[0]):
-        n = 0
-        P = 0
-        for w in range(n_words):
-            c = parent[w] & sel_words[j, w]
-            child[w] = c
-            n += np.int64(_popcount(c))
-            P += np.int64(_popcount(c & pos_words[w]))
-        N = n - P
-        support = n >= min_support
-        defined = _precondition(metric, P, N)
-        ok = support and defined
-        pushable = support and (defined or not precondition_pruning) and child_depth < max_depth
-        if not ok and not pushable:
+    for j in range(start, A.sel_words.shape[0]):
+        for w in range(parent.shape[0]):
+            child[w] = parent[w] & A.sel_words[j, w]
+        n, P = _counts(child, A)
+        support = n >= S.min_support
+        defined = _precondition(S.metric, P, n - P)
+        pushable = support and (defined or not S.precondition_pruning) and child_depth < S.max_depth
+        if not (support and defined) and not pushable:
             continue
-        oe = np.inf
-        if use_oe:
-            oe = _optimistic_estimate(child, pos_words, neg_words, gid, gstart, gend, n, P, N, metric, mode,
-                                      baseline, alpha, beta)
-        flag = 0
-        if pushable and oe >= tau0 and oe > 0.0:
-            flag |= 2
+        oe = _optimistic_estimate(child, A, S, n, P, n - P) if S.use_oe else np.inf
+        flag = 2 if pushable and oe >= tau0 and oe > 0.0 else 0
         value = np.nan
         q = -np.inf
-        if ok and oe >= tau0 and oe > 0.0:
-            m = _cover_positions(child, positions)
-            value, _ = _positions_metric(positions, m, labels, gid, P, N, metric)
-            q, _ = _quality(value, n, P, N, metric, mode, baseline, alpha, beta, tol)
+        if support and defined and oe >= tau0 and oe > 0.0:
+            value, q, _ = _cover_metric(child, n, P, A, S, positions)
             n_metric += 1
             if q > 0.0 and q >= tau0:
                 flag |= 1
         if flag:
-            out_j[count] = j
-            out_n[count] = n
-            out_p[count] = P
-            out_value[count] = value
-            out_q[count] = q
-            out_oe[count] = oe
-            out_flag[count] = flag
+            out_j[count], out_n[count], out_p[count] = j, n, P
+            out_value[count], out_q[count], out_oe[count], out_flag[count] = value, q, oe, flag
             count += 1
     return (out_j[:count], out_n[:count], out_p[:count], out_value[:count], out_q[:count], out_oe[:count],
             out_flag[:count], n_metric)
 
+# %% ../nbs/08_subgroups.ipynb #afa34790
+@dataclass(frozen=True)
+class SearchOptions:
+    "Switches of `find_subgroups` for reproducing the reference code and for special uses (defaults: the spec's)."
+    one_hot_compat: bool = False  # build selectors as the paper's one-hot encoded runs did (§2.4)
+    precondition_pruning: bool = True  # never refine a cover on which the metric is undefined
+    missing_selector: bool = False  # add `a is missing` selectors for attributes with missing values
+    dedupe_covers: bool = False  # keep only the best pattern per distinct cover in the top-k
+    quality_tolerance: float = 1e-12  # |φ| at or below this counts as 0 for PR AUC and average precision
+
+    def __post_init__(self):
+        for name in ("one_hot_compat", "precondition_pruning", "missing_selector", "dedupe_covers"):
+            check_bool(getattr(self, name), name)
+        check_real(self.quality_tolerance, "quality_tolerance", minimum=0)
+
+# %% ../nbs/08_subgroups.ipynb #afa34791
+def _log_loss(y, s):
+    "Per-row log-loss of probabilities `s` (clipped to [1e-15, 1 − 1e-15])."
+    if (s < 0).any() or (s > 1).any():
+        raise ValueError("quality='log_loss' needs scores that are probabilities in [0, 1]")
+    p = np.clip(s, 1e-15, 1 - 1e-15)
+    return -(y * np.log(p) + (1 - y) * np.log1p(-p))
+
+
+_LOSS_FUNCTIONS = {"log_loss": _log_loss,
+                   "squared_error": lambda y, s: (y - s) ** 2,                    # the Brier score's terms
+                   "misclassification": lambda y, s: ((s >= 0.5) != (y == 1)).astype(float)}   # threshold 0.5
+
+
+def _resolve_quality(quality):
+    "(metric name, per-row loss function or None) of a `quality` argument."
+    if callable(quality):
+        return getattr(quality, "__name__", "loss"), quality
+    if not isinstance(quality, str):
+        raise TypeError(f"quality must be a name or a callable loss(y, score), got {quality!r}")
+    name = _ALIASES.get(quality, quality)
+    if name in _METRICS:
+        return name, None
+    if name in _LOSSES:
+        return name, _LOSS_FUNCTIONS[name]
+    raise ValueError(f"quality must be one of {_METRICS + ('arl',) + _LOSSES} or a callable, got {quality!r}")
+
+
+def _row_losses(loss, y, s):
+    "One finite loss per row from `loss(y, score)`, with an error naming what is wrong."
+    if loss is None:
+        return None
+    values = np.asarray(loss(y.astype(float), s), dtype=float)
+    if values.shape != y.shape or not np.isfinite(values).all():
+        raise ValueError(f"the per-row loss must return {len(y)} finite numbers (one per row), got shape "
+                         f"{values.shape}")
+    return values
+
+# %% ../nbs/08_subgroups.ipynb #afa34792
+def _check_data(data, label, score, attributes, nominal):
+    "The attribute list, after checking the frame and the column names (cheap checks only)."
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
+    if len(data) == 0:
+        raise ValueError("data is empty")
+    if label == score:
+        raise ValueError(f"label and score must be different columns, both are {label!r}")
+    attributes = [c for c in data.columns if c not in (label, score)] if attributes is None else list(attributes)
+    missing = [a for a in attributes + list(nominal or []) if a not in data.columns]
+    if missing:
+        raise ValueError(f"attributes/nominal name columns that are not in data: {missing[:20]}")
+    duplicated = set(data.columns[data.columns.duplicated()]) & set(attributes + [label, score])
+    if duplicated:
+        raise ValueError(f"data has several columns named {sorted(map(str, duplicated))[:20]}: rename them")
+    counts = pd.Series(attributes, dtype=object).value_counts()
+    repeated = counts.index[counts > 1].tolist()
+    if repeated:
+        raise ValueError(f"attributes lists {repeated[:20]} more than once")
+    if label in attributes or score in attributes:
+        raise ValueError("attributes must not contain the label or score column")
+    if not attributes:
+        raise ValueError("data has no attribute columns besides the label and score")
+    return attributes
+
 # %% ../nbs/08_subgroups.ipynb #afa34793
-@dataclass
-class _Prepared:
-    "The searched split as arrays over rows sorted by ascending score (ties by row position)."
-    order: np.ndarray        # sorted position -> original row
-    labels: np.ndarray       # int8 labels in sorted order
-    scores: np.ndarray       # scores in sorted order
-    gid: np.ndarray          # tie-group id per sorted position
-    gstart: np.ndarray
-    gend: np.ndarray
-    valid: np.ndarray        # all n positions set
-    pos_words: np.ndarray
-    neg_words: np.ndarray
-    selectors: list
-    sel_words: np.ndarray    # (n_selectors, n_words)
-    sel_attr: np.ndarray     # attribute index of each selector (non-decreasing)
-    next_start: np.ndarray   # first selector of a later attribute, per selector
-    sel_strings: list
-
-
 def _labels_scores(data, label, score, positive):
     "Positional 0/1 labels and finite float scores from `data`, with errors naming the columns."
     for name, col in (("label", label), ("score", score)):
         if col not in data.columns:
             raise ValueError(f"{name} column {col!r} is not in data (columns: {list(data.columns)[:20]})")
-    ycol = data[label]
-    if ycol.isna().any():
-        raise ValueError(f"label column {label!r} has {int(ycol.isna().sum())} missing value(s)")
-    if positive is not None:
-        y = (ycol.to_numpy() == positive).astype(np.int8)
-    else:
-        vals = ycol.to_numpy()
-        if vals.dtype == bool:
-            y = vals.astype(np.int8)
-        elif pd.api.types.is_numeric_dtype(ycol) and np.isin(np.unique(vals), (0, 1)).all():
-            y = vals.astype(np.int8)
-        else:
-            raise ValueError(f"label column {label!r} must hold 0/1 (or booleans); pass positive= to name the "
-                             f"positive value, got values {pd.unique(ycol)[:5].tolist()}")
+    y, _ = binary_codes(data[label], positive, name=f"label column {label!r}")
     scol = data[score]
     if not pd.api.types.is_numeric_dtype(scol) or pd.api.types.is_bool_dtype(scol):
         raise TypeError(f"score column {score!r} must be numeric, got dtype {scol.dtype}")
@@ -495,83 +683,60 @@ def _labels_scores(data, label, score, positive):
         raise ValueError(f"score column {score!r} has {int((~np.isfinite(s)).sum())} missing or infinite value(s)")
     return y, s
 
-
-def _build_selectors(data, attributes, nominal, n_bins, missing_selector, one_hot_compat):
+# %% ../nbs/08_subgroups.ipynb #afa34794
+def _build_selectors(data, attributes, nominal, *, n_bins, thresholds, max_values, options):
     "Selectors and the attribute index of each, in refinement order (§2, §2.4 in compatibility mode)."
     is_nominal = {a: (a in nominal) if nominal is not None else _is_nominal(data[a]) for a in attributes}
-    groups = []
-    if one_hot_compat:
-        nominal_order = [a for a in (nominal if nominal is not None else attributes) if is_nominal.get(a)]
-        for a in nominal_order:
-            for sel in attribute_selectors(data[a], a, nominal=True, missing_selector=missing_selector):
-                groups.append([sel])
-        for a in attributes:
-            if not is_nominal[a]:
-                sels = attribute_selectors(data[a], a, nominal=False, n_bins=n_bins, missing_selector=missing_selector)
-                groups.append([s for s in sels if not (s.kind == "eq" and float(s.value) == 0.0)])
+    kw = dict(missing_selector=options.missing_selector, max_values=max_values)
+    num = dict(kw, nominal=False, n_bins=n_bins, thresholds=thresholds)
+    if options.one_hot_compat:
+        order = [a for a in (nominal if nominal is not None else attributes) if is_nominal.get(a)]
+        groups = [[sel] for a in order for sel in attribute_selectors(data[a], a, nominal=True, **kw)]
+        groups += [[s for s in attribute_selectors(data[a], a, **num) if not (s.operator == "==" and s.value == 0)]
+                   for a in attributes if not is_nominal[a]]
     else:
-        for a in attributes:
-            groups.append(attribute_selectors(data[a], a, nominal=is_nominal[a], n_bins=n_bins,
-                                              missing_selector=missing_selector))
-    selectors, attr = [], []
-    for i, g in enumerate(x for x in groups if x):
-        selectors += g
-        attr += [i] * len(g)
-    return selectors, np.asarray(attr, dtype=np.int64)
+        groups = [attribute_selectors(data[a], a, **(dict(kw, nominal=True) if is_nominal[a] else num))
+                  for a in attributes]
+    groups = [g for g in groups if g]
+    selectors = [sel for g in groups for sel in g]
+    return selectors, np.repeat(np.arange(len(groups), dtype=np.int64), [len(g) for g in groups])
+
+# %% ../nbs/08_subgroups.ipynb #afa34795
+@dataclass
+class _Prepared:
+    "The searched split: rows sorted by ascending score (ties by row position), the kernels' arrays, the selectors."
+    order: np.ndarray  # sorted position -> original row
+    scores: np.ndarray  # scores in sorted order
+    arrays: _Arrays  # the kernels' arrays
+    selectors: list  # the selectors in refinement order
+    sel_attr: np.ndarray  # attribute index of each selector (non-decreasing)
+    next_start: np.ndarray  # first selector of a later attribute, per selector
+    sel_strings: list  # the selectors' canonical strings
+
+    @property
+    def labels(self):
+        return self.arrays.labels
 
 
-def _selector_masks(series, selectors):
-    "The covers of several selectors of one attribute, converting the column once (same result as `covers`)."
-    missing = np.asarray(pd.isna(series))
-    if any(sel.numeric for sel in selectors):
-        x = series.to_numpy(dtype=float, na_value=np.nan)
-    if any(sel.kind == "eq" and not sel.numeric for sel in selectors):
-        codes, uniques = pd.factorize(series)
-        lookup = {v: i for i, v in enumerate(uniques)}
-    masks = []
-    for sel in selectors:
-        if sel.kind == "missing":
-            masks.append(missing)
-        elif sel.kind == "interval":
-            masks.append((x >= sel.lo) & (x < sel.hi) & ~missing)
-        elif sel.numeric:
-            masks.append((x == float(sel.value)) & ~missing)
-        else:
-            masks.append(codes == lookup.get(sel.value, -2))
-    return masks
-
-
-def _prepare(data, *, label, score, attributes, nominal, positive, n_bins, missing_selector, one_hot_compat):
-    y, s = _labels_scores(data, label, score, positive)
-    order = np.argsort(s, kind="stable")
-    s_sorted, y_sorted = s[order], y[order]
-    new_group = np.r_[True, s_sorted[1:] != s_sorted[:-1]]
-    gid = np.cumsum(new_group) - 1
-    gstart = np.flatnonzero(new_group)
-    gend = np.r_[gstart[1:], len(s)]
-    selectors, sel_attr = _build_selectors(data, attributes, nominal, n_bins, missing_selector, one_hot_compat)
-    n = len(s)
-    n_words = (n + 63) // 64
-    masks = np.zeros((len(selectors), n_words * 64), dtype=bool)
-    for attribute in dict.fromkeys(sel.attribute for sel in selectors):
-        index = [i for i, sel in enumerate(selectors) if sel.attribute == attribute]
-        for i, mask in zip(index, _selector_masks(data[attribute], [selectors[i] for i in index])):
-            masks[i, :n] = mask[order]
-    sel_words = np.packbits(masks.reshape(len(selectors), n_words * 8, 8), axis=2, bitorder="little")
-    sel_words = np.ascontiguousarray(sel_words.reshape(len(selectors), n_words * 8).view(np.uint64))
-    next_start = np.searchsorted(sel_attr, sel_attr, side="right").astype(np.int64)
-    return _Prepared(order=order, labels=y_sorted, scores=s_sorted, gid=gid.astype(np.int64),
-                     gstart=gstart.astype(np.int64), gend=gend.astype(np.int64), valid=pack_bits(np.ones(n, bool)),
-                     pos_words=pack_bits(y_sorted == 1), neg_words=pack_bits(y_sorted == 0), selectors=selectors,
-                     sel_words=sel_words, sel_attr=sel_attr, next_start=next_start,
+def _prepare(data, y, s, losses, selectors, sel_attr):
+    "Sort the rows by score and turn every selector into a bitset over the sorted rows."
+    by_attribute = {}
+    for i, sel in enumerate(selectors):
+        by_attribute.setdefault(sel.attribute, []).append(i)
+    masks = np.zeros((len(selectors), len(y)), dtype=bool)
+    for attribute, index in by_attribute.items():
+        masks[index] = _selector_masks(data[attribute], [selectors[i] for i in index])
+    order, arrays = _ranked_arrays(y, s, losses, masks)
+    return _Prepared(order=order, scores=s[order], arrays=arrays, selectors=selectors, sel_attr=sel_attr,
+                     next_start=np.searchsorted(sel_attr, sel_attr, side="right").astype(np.int64),
                      sel_strings=[sel.string for sel in selectors])
 
 
-def _baseline(prep, metric):
-    n = len(prep.labels)
-    P = int(prep.labels.sum())
-    value, _ = _positions_metric(np.arange(n, dtype=np.int64), n, prep.labels, prep.gid, P, n - P, _METRIC_CODE[metric])
-    return float(value)
+def _whole_metric(arrays, metric_code):
+    "The metric of all rows of `arrays` (the baseline)."
+    n = len(arrays.labels)
+    P = int(arrays.labels.sum())
+    return float(_positions_metric(np.arange(n, dtype=np.int64), n, arrays, P, n - P, metric_code)[0])
 
 # %% ../nbs/08_subgroups.ipynb #9acec2cb
 class _TopK:
@@ -604,24 +769,17 @@ class _TopK:
         other.entries = list(self.entries)
         return other
 
-
+# %% ../nbs/08_subgroups.ipynb #9acec2cc
 class _Search:
-    "Best-first search with optimistic-estimate pruning over a prepared split (§8.1)."
+    "Best-first or depth-first search with optimistic-estimate pruning over a prepared split (§8.1, §13.7)."
 
-    def __init__(self, prep, *, metric, mode, baseline, alpha, beta, tol, min_support, precondition_pruning,
-                 use_oe, max_depth, ga, dedupe):
-        self.prep = prep
-        self.metric, self.mode = _METRIC_CODE[metric], _MODE_CODE[mode]
-        self.baseline, self.alpha, self.beta, self.tol = float(baseline), float(alpha), float(beta), float(tol)
-        self.min_support, self.precondition_pruning = int(min_support), bool(precondition_pruning)
-        self.use_oe, self.max_depth, self.ga, self.dedupe = bool(use_oe), int(max_depth), bool(ga), bool(dedupe)
+    def __init__(self, prep, setting, *, ga, dedupe, strategy="bfs"):
+        self.prep, self.S, self.ga, self.dedupe, self.strategy = prep, setting, bool(ga), bool(dedupe), strategy
         self.memo = {}
-        self.n_evaluated = self.n_metric = self.n_pushed = 0
+        self.n_evaluated = self.n_metric = self.n_pushed = self.max_frontier = 0
 
     def _eval(self, ids):
-        p = self.prep
-        return _pattern_eval(np.asarray(ids, dtype=np.int64), p.sel_words, p.valid, p.pos_words, p.labels, p.gid,
-                             self.metric, self.mode, self.baseline, self.alpha, self.beta, self.tol)
+        return _pattern_eval(np.asarray(ids, dtype=np.int64), self.prep.arrays, self.S)
 
     def quality(self, ids):
         "Weighted quality of a pattern, memoised for the generalization-aware quality."
@@ -642,55 +800,56 @@ class _Search:
         return " AND ".join(sorted(self.prep.sel_strings[i] for i in ids))
 
     def cover_key(self, ids):
-        p = self.prep
-        return _pattern_cover(np.asarray(ids, dtype=np.int64), p.sel_words, p.valid).tobytes()
+        return _pattern_cover(np.asarray(ids, dtype=np.int64), self.prep.arrays).tobytes()
 
-    def expand(self, entry, heap, topk, counter):
-        _, _, ids, q_parent, gen_parent = entry
-        p = self.prep
-        start = int(p.next_start[ids[-1]]) if ids else 0
-        depth = len(ids) + 1
-        js, ns, ps, values, qs, oes, flags, n_metric = _expand(
-            np.asarray(ids, dtype=np.int64), start, p.sel_words, p.valid, p.pos_words, p.neg_words, p.labels, p.gid,
-            p.gstart, p.gend, self.metric, self.mode, self.baseline, self.alpha, self.beta, self.tol,
-            self.min_support, self.precondition_pruning, self.use_oe, topk.tau, depth, self.max_depth)
-        self.n_evaluated += len(p.sel_strings) - start
-        self.n_metric += int(n_metric)
-        for j, n, P, value, q, oe, flag in zip(js.tolist(), ns.tolist(), ps.tolist(), values.tolist(), qs.tolist(),
-                                               oes.tolist(), flags.tolist()):
-            child = ids + (j,)
-            gen = None
-            if flag & 1:
-                q_search = q
-                if self.ga:
-                    gen = self.generalization_max(ids, q_parent, gen_parent, j)
-                    q_search = q - max(0.0, gen)
-                if q_search > 0 and q_search >= topk.tau:
-                    key = (-q_search, depth, self.pattern(child))
-                    topk.offer(key, (child, n, P, value, q, q_search),
-                               self.cover_key(child) if self.dedupe else None)
-            if flag & 2:
-                oe_search = oe
-                if self.ga:
-                    if gen is None:
-                        gen = self.generalization_max(ids, q_parent, gen_parent, j)
-                    oe_search = oe - max(0.0, q, gen)
-                if oe_search >= topk.tau and oe_search > 0:
-                    heapq.heappush(heap, (-oe_search, next(counter), child, q, gen if gen is not None else 0.0))
-                    self.n_pushed += 1
-
-    def run(self, heap, topk):
-        "Pop the node with the largest bound until no node can improve the top-k (stop rule of §8.1)."
-        counter = _Counter()
-        while heap:
-            entry = heapq.heappop(heap)
-            oe = -entry[0]
-            if self.use_oe and (oe < topk.tau or oe <= 0):
-                break
-            self.expand(entry, heap, topk, counter)
-        return topk
+# %% ../nbs/08_subgroups.ipynb #9acec2cd
+def _expand_entry(search, entry, frontier, topk, counter):
+    "Refine one frontier entry: offer its refinements to the top-k and push those that may be refined further."
+    _, _, ids, q_parent, gen_parent = entry
+    p = search.prep
+    start = int(p.next_start[ids[-1]]) if ids else 0
+    depth = len(ids) + 1
+    js, ns, ps, values, qs, oes, flags, n_metric = _expand(np.asarray(ids, dtype=np.int64), start, p.arrays,
+                                                           search.S, topk.tau, depth)
+    search.n_evaluated += len(p.sel_strings) - start
+    search.n_metric += int(n_metric)
+    pushed = []
+    for j, n, P, value, q, oe, flag in zip(js.tolist(), ns.tolist(), ps.tolist(), values.tolist(), qs.tolist(),
+                                           oes.tolist(), flags.tolist()):
+        child = ids + (j,)
+        gen = search.generalization_max(ids, q_parent, gen_parent, j) if search.ga else None
+        if flag & 1:
+            q_search = q - max(0.0, gen) if search.ga else q
+            if q_search > 0 and q_search >= topk.tau:
+                topk.offer((-q_search, depth, search.pattern(child)), (child, n, P, value, q, q_search),
+                           search.cover_key(child) if search.dedupe else None)
+        if flag & 2:
+            oe_search = oe - max(0.0, q, gen) if search.ga else oe
+            if oe_search >= topk.tau and oe_search > 0:
+                pushed.append((-oe_search, next(counter), child, q, gen if gen is not None else 0.0))
+    search.n_pushed += len(pushed)
+    if search.strategy == "dfs":
+        frontier.extend(sorted(pushed, reverse=True))   # the largest bound on top of the stack
+    else:
+        for item in pushed:
+            heapq.heappush(frontier, item)
+    search.max_frontier = max(search.max_frontier, len(frontier))
 
 
+def _run(search, frontier, topk):
+    "Refine until no frontier entry can improve the top-k (best-first: stop rule of §8.1; depth-first: skip)."
+    counter = _Counter()
+    while frontier:
+        entry = frontier.pop() if search.strategy == "dfs" else heapq.heappop(frontier)
+        oe = -entry[0]
+        if search.S.use_oe and (oe < topk.tau or oe <= 0):
+            if search.strategy == "dfs":
+                continue
+            break
+        _expand_entry(search, entry, frontier, topk, counter)
+    return topk
+
+# %% ../nbs/08_subgroups.ipynb #9acec2ce
 class _Counter:
     "Insertion counter for heap ties (first pushed, first popped among equal bounds); picklable, unlike count()."
 
@@ -708,34 +867,79 @@ def _run_branches(search, entries, topk):
     for entry in entries:
         branch = copy.copy(search)
         branch.memo = {}
-        branch.n_evaluated = branch.n_metric = branch.n_pushed = 0
-        sub = branch.run([entry], topk.copy())
+        branch.n_evaluated = branch.n_metric = branch.n_pushed = branch.max_frontier = 0
+        sub = _run(branch, [entry], topk.copy())
         results.append((sub.entries, branch.n_evaluated, branch.n_metric, branch.n_pushed))
     return results
+
+# %% ../nbs/08_subgroups.ipynb #a89652e0
+@dataclass(frozen=True, repr=False)
+class Subgroup:
+    "A found subgroup: a conjunction of selectors and its statistics on the searched rows."
+    selectors: tuple  # the `Selector`s of the conjunction (empty: all rows)
+    quality: float = math.nan  # weighted quality q on the searched rows
+    size: int = 0  # rows covered on the searched rows
+    positives: int = 0  # positive rows covered
+    metric_value: float = math.nan  # the metric (the mean loss for a per-row loss) on the cover
+    phi: float = math.nan  # unweighted gap φ: > 0 = the model is worse on the cover than on all rows
+
+    @property
+    def pattern(self) -> str:
+        "The canonical pattern string."
+        return pattern_string(self.selectors)
+
+    def __repr__(self):
+        return (f"Subgroup({self.pattern or '⟨all rows⟩'!r}, quality={self.quality:.4g}, size={self.size}, "
+                f"phi={self.phi:.4g})")
+
+    def mask(self, X: pd.DataFrame # any frame with the attribute columns (positional rows)
+            ) -> np.ndarray:
+        "Boolean mask of the rows of `X` in this subgroup."
+        if not isinstance(X, pd.DataFrame):
+            raise TypeError(f"X must be a pandas DataFrame, got {type(X).__name__}")
+        absent = sorted({s.attribute for s in self.selectors} - set(X.columns))
+        if absent:
+            raise ValueError(f"X lacks the attribute column(s) {absent} used by {self.pattern!r}")
+        out = np.ones(len(X), dtype=bool)
+        for sel in self.selectors:
+            out &= sel.covers(X[sel.attribute])
+        return out
+
+    def to_dict(self) -> dict:
+        "JSON-safe dict: pattern, selectors (attribute, operator, value) and statistics."
+        return {"pattern": self.pattern, "selectors": [s.to_dict() for s in self.selectors],
+                **{k: _plain(getattr(self, k)) for k in ("quality", "size", "positives", "metric_value", "phi")}}
+
+    @classmethod
+    def from_dict(cls, d: dict # a `to_dict()` output (or any dict with 'selectors')
+                 ) -> Subgroup:
+        "The subgroup back from `to_dict()`, e.g. read from JSON, ready for `mask`."
+        stats = {k: d[k] for k in ("quality", "size", "positives", "metric_value", "phi") if d.get(k) is not None}
+        return cls(tuple(Selector.from_dict(s) for s in d["selectors"]), **stats)
 
 # %% ../nbs/08_subgroups.ipynb #a89652ee
 @dataclass(frozen=True, eq=False, repr=False)
 class SubgroupResult:
-    """Top-k subgroups of a SubROC search (and, after `significance_filter`, their p-values).
-
-    `table` has one row per subgroup in search order (search quality descending, then shorter, then canonical
-    pattern): `pattern`, `quality` (weighted quality q), `size`, `positives`, `metric_value`, `depth`, `phi`
-    (unweighted relative score, > 0 = the model is worse there), `weight`, and `quality_ga` when generalization
-    aware (then the search quality)."""
-    table: pd.DataFrame
-    baseline: float
-    n_evaluated: int
-    seconds: float
-    metric: str
-    mode: str
-    settings: dict = field(default_factory=dict)
-    selectors: tuple = ()
-    covers: np.ndarray = None
-    y: np.ndarray = None
-    scores: np.ndarray = None
-    n_metric_evaluations: int = 0
-    n_pushed: int = 0
-    significance: dict = None
+    """Top-k subgroups of a SubROC search (after `significance_filter` with p-values, after `corrected_gaps` with
+    bias-corrected gaps). `table` has one row per subgroup in search order (search quality descending, then
+    shorter, then canonical pattern): `pattern`, `quality` (weighted quality q), `size`, `positives`,
+    `metric_value`, `depth`, `phi` (unweighted gap, > 0 = the model is worse there), `weight`, and `quality_ga`
+    when generalization aware (then the search quality)."""
+    table: pd.DataFrame  # one row per subgroup, in search order
+    baseline: float  # the metric (mean loss) on all searched rows
+    n_evaluated: int  # refinements generated by the search (§8.2)
+    seconds: float  # wall-clock seconds of the search
+    metric: str  # the quality's name: roc_auc, pr_auc, average_ranking_loss, average_precision or a loss name
+    mode: str  # worse, better or exceptional
+    settings: dict = field(default_factory=dict)  # the search's arguments and sizes
+    selectors: tuple = ()  # per subgroup, its tuple of `Selector`s
+    covers: np.ndarray = None  # bool (n_subgroups × n_rows): the searched rows each subgroup covers
+    y: np.ndarray = None  # 0/1 labels of the searched rows
+    scores: np.ndarray = None  # scores of the searched rows
+    n_metric_evaluations: int = 0  # refinements whose metric was computed
+    n_pushed: int = 0  # patterns pushed to the frontier
+    significance: dict = None  # `significance_filter`'s settings, once it ran
+    corrections: dict = None  # `corrected_gaps`' settings and bootstrap gaps, once it ran
 
     def __repr__(self):
         best = (f", best={self.table['pattern'].iloc[0]!r} (q={self._search_quality().iloc[0]:.4g})"
@@ -759,121 +963,205 @@ class SubgroupResult:
         k = self.significance.get("k")
         return kept if k is None else kept.head(k)
 
-    def plot(self, ax=None, *, top: int = 5):
-        "ROC curves (PR curves for pr_auc/average_precision) of the first `top` subgroups against all rows."
-        import matplotlib.pyplot as plt
-        from sklearn.metrics import precision_recall_curve, roc_curve
-        if ax is None:
-            _, ax = plt.subplots(figsize=(5, 5))
-        pr = self.metric in ("pr_auc", "average_precision")
+    @property
+    def subgroups(self) -> list:
+        "The `Subgroup`s in table order."
+        cols = ("quality", "size", "positives", "metric_value", "phi")
+        return [Subgroup(sels, **{c: row[c] for c in cols})
+                for sels, row in zip(self.selectors, self.table[list(cols)].to_dict("records"))]
 
-        def curve(y, s, **kw):
-            if pr:
-                precision, recall, _ = precision_recall_curve(y, s)
-                ax.plot(np.r_[0.0, recall[::-1]], np.r_[1.0, precision[::-1]], **kw)
-            elif y.min() != y.max():
-                fpr, tpr, _ = roc_curve(y, s)
-                ax.plot(fpr, tpr, **kw)
+    def to_dict(self) -> dict:
+        "JSON-safe dict: the search's summary, settings and every subgroup (table columns and selectors)."
+        rows = self.table.to_dict("records")
+        return {"metric": self.metric, "mode": self.mode, "baseline": _plain(self.baseline),
+                "n_evaluated": self.n_evaluated, "n_metric_evaluations": self.n_metric_evaluations,
+                "seconds": _plain(self.seconds), "settings": _plain(self.settings),
+                "significance": _plain(self.significance),
+                "corrections": _plain({k: v for k, v in (self.corrections or {}).items() if k != "gaps"}) or None,
+                "subgroups": [dict(_plain(row), selectors=[s.to_dict() for s in sels])
+                              for row, sels in zip(rows, self.selectors)]}
 
-        curve(self.y, self.scores, color="black", lw=2, label=f"all rows (n={len(self.y)})")
-        for i in range(min(top, len(self.table))):
-            mask = self.covers[i]
-            row = self.table.iloc[i]
-            curve(self.y[mask], self.scores[mask], lw=1.2, label=f"{i + 1}. {row['pattern']} (n={row['size']})")
+    def to_frame(self) -> pd.DataFrame:
+        "Tidy table: one row per (subgroup, selector) with rank, attribute, operator, value, lower, upper."
+        rows = []
+        for rank, (row, sels) in enumerate(zip(self.table.to_dict("records"), self.selectors), start=1):
+            for sel in sels or (None,):
+                bounded = sel is not None and sel.operator in ("in", ">=", "<")
+                rows.append({"rank": rank, "attribute": sel and sel.attribute, "operator": sel and sel.operator,
+                             "value": sel.value if sel is not None and sel.operator in ("==", ">=", "<") else None,
+                             "lower": sel.lo if bounded else np.nan, "upper": sel.hi if bounded else np.nan, **row})
+        columns = ["rank", "pattern", "attribute", "operator", "value", "lower", "upper"]
+        return pd.DataFrame(rows, columns=columns + [c for c in self.table.columns if c != "pattern"])
+
+    def plot(self, ax=None, *, # matplotlib axes (default: a new figure)
+             top: int = 10, # how many subgroups to draw
+             kind: str = "gaps", # "gaps" (gap against size, with intervals) or "curves" (ROC/PR curves)
+            ):
+        "Gap against size of the top subgroups (with corrected intervals after `corrected_gaps`), or their curves."
+        check_choice(kind, "kind", ("gaps", "curves"))
+        return (_plot_gaps if kind == "gaps" else _plot_curves)(self, ax, check_int(top, "top", minimum=1))
+
+# %% ../nbs/08_subgroups.ipynb #a89652ef
+def _plot_curves(result, ax, top):
+    "ROC curves (PR curves for pr_auc/average_precision) of the first `top` subgroups against all rows."
+    import matplotlib.pyplot as plt
+    from sklearn.metrics import precision_recall_curve, roc_curve
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 5))
+    pr = result.metric in ("pr_auc", "average_precision")
+
+    def curve(y, s, **kw):
         if pr:
-            ax.set(xlabel="recall", ylabel="precision", xlim=(0, 1), ylim=(0, 1.02))
-        else:
-            ax.plot([0, 1], [0, 1], color="grey", ls=":", lw=1)
-            ax.set(xlabel="false positive rate", ylabel="true positive rate", xlim=(0, 1), ylim=(0, 1.02))
-        ax.set_title(f"{self.metric}: top subgroups ({self.mode})")
-        ax.legend(fontsize=7, loc="lower right" if not pr else "lower left")
-        return ax
+            precision, recall, _ = precision_recall_curve(y, s)
+            ax.plot(np.r_[0.0, recall[::-1]], np.r_[1.0, precision[::-1]], **kw)
+        elif y.min() != y.max():
+            fpr, tpr, _ = roc_curve(y, s)
+            ax.plot(fpr, tpr, **kw)
+
+    curve(result.y, result.scores, color="black", lw=2, label=f"all rows (n={len(result.y)})")
+    for i in range(min(top, len(result.table))):
+        mask = result.covers[i]
+        row = result.table.iloc[i]
+        curve(result.y[mask], result.scores[mask], lw=1.2, label=f"{i + 1}. {row['pattern']} (n={row['size']})")
+    if pr:
+        ax.set(xlabel="recall", ylabel="precision", xlim=(0, 1), ylim=(0, 1.02))
+    else:
+        ax.plot([0, 1], [0, 1], color="grey", ls=":", lw=1)
+        ax.set(xlabel="false positive rate", ylabel="true positive rate", xlim=(0, 1), ylim=(0, 1.02))
+    ax.set_title(f"{result.metric}: top subgroups ({result.mode})")
+    ax.legend(fontsize=7, loc="lower right" if not pr else "lower left")
+    return ax
+
+# %% ../nbs/08_subgroups.ipynb #a89652f0
+def _plot_gaps(result, ax, top):
+    "Gap φ against cover size per subgroup (numbered), with the bias-corrected gap and interval when present."
+    import textwrap
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    t = result.table.head(top).reset_index(drop=True)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(10, 4.5))
+    ax.axhline(0.0, color="grey", lw=0.8, ls=":")
+    x = t["size"].to_numpy(float) * (1 + 0.03 * (np.arange(len(t)) % 3 - 1))   # nudge equal sizes apart
+    ax.scatter(x, t["phi"], s=36, facecolors="none", edgecolors="C0", zorder=3)
+    corrected = "gap_corrected" in t
+    if corrected:
+        mid = t["gap_corrected"].to_numpy(float)
+        err = np.vstack([mid - t["gap_lower"].to_numpy(float), t["gap_upper"].to_numpy(float) - mid])
+        ax.errorbar(x, mid, yerr=err, fmt="s", color="C1", ms=5, capsize=3, zorder=2)
+    for i, (xi, yi) in enumerate(zip(x, t["phi"])):
+        ax.annotate(str(i + 1), (xi, yi), xytext=(4, 3), textcoords="offset points", fontsize=8)
+    ax.set_xscale("log")
+    ax.set(xlabel="subgroup size (rows covered, log scale)",
+           ylabel=f"gap φ in {result.metric} (> 0: worse than on all rows)",
+           title=f"top {len(t)} subgroups by {result.metric} ({result.mode})")
+    markers = [Line2D([], [], marker="o", ls="", mfc="none", color="C0", label="gap on the searched rows (naive)")]
+    if corrected:
+        level = result.corrections["confidence_level"]
+        markers.append(Line2D([], [], marker="s", color="C1", label=f"bias-corrected gap, {level:.0%} interval"))
+    first = ax.legend(handles=markers, loc="lower left", bbox_to_anchor=(1.02, 0.0), fontsize=8, frameon=False)
+    ax.add_artist(first)
+    names = [textwrap.shorten(f"{i + 1}. {p or '⟨all rows⟩'} (n={n})", 70) for i, (p, n) in
+             enumerate(zip(t["pattern"], t["size"]))]
+    ax.legend(handles=[Line2D([], [], ls="")] * len(names), labels=names, loc="upper left", bbox_to_anchor=(1.02, 1),
+              fontsize=8, handlelength=0, frameon=False, title="subgroups")
+    ax.figure.tight_layout()
+    return ax
+
+# %% ../nbs/08_subgroups.ipynb #bad738b8
+def _search_setting(metric, mode, baseline, *, size_weight, balance_weight, min_support, depth, optimistic_estimates,
+                    options):
+    "The kernels' `_Setting` from the checked arguments."
+    return _Setting(_METRIC_CODE.get(metric, 4), _MODE_CODE[mode], float(baseline), float(size_weight),
+                    float(balance_weight), float(options.quality_tolerance), int(min_support),
+                    bool(options.precondition_pruning), bool(optimistic_estimates), int(depth))
 
 
-def _check_options(metric, mode, depth, min_support, top_k, size_weight, balance_weight, n_bins, quality_tolerance):
-    if metric not in _METRICS:
-        raise ValueError(f"metric must be one of {_METRICS}, got {metric!r}")
-    if mode not in _MODES:
-        raise ValueError(f"mode must be one of {_MODES}, got {mode!r}")
-    for name, v, lo in (("depth", depth, 1), ("min_support", min_support, 1), ("top_k", top_k, 1), ("n_bins", n_bins, 2)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise TypeError(f"{name} must be an integer, got {v!r}")
-        if v < lo:
-            raise ValueError(f"{name} must be >= {lo}, got {v}")
-    for name, v in (("size_weight", size_weight), ("balance_weight", balance_weight),
-                    ("quality_tolerance", quality_tolerance)):
-        if isinstance(v, bool) or not isinstance(v, (int, float, np.floating, np.integer)):
-            raise TypeError(f"{name} must be a number, got {v!r}")
-        if not (np.isfinite(v) and v >= 0):
-            raise ValueError(f"{name} must be a finite number >= 0, got {v!r}")
-
-
-def _check_data(data, label, score, attributes, nominal):
-    if not isinstance(data, pd.DataFrame):
-        raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
-    if len(data) == 0:
-        raise ValueError("data is empty")
-    if attributes is None:
-        attributes = [c for c in data.columns if c not in (label, score)]
-    attributes = list(attributes)
-    missing = [a for a in attributes + list(nominal or []) if a not in data.columns]
-    if missing:
-        raise ValueError(f"attributes/nominal name columns that are not in data: {missing}")
-    if label in attributes or score in attributes:
-        raise ValueError("attributes must not contain the label or score column")
-    if not attributes:
-        raise ValueError("data has no attribute columns besides the label and score")
-    return attributes
+def _check_search_arguments(call):
+    "Type and range checks of `find_subgroups`' scalar arguments (errors name the argument)."
+    check_choice(call["mode"], "mode", _MODES)
+    check_choice(call["thresholds"], "thresholds", ("intervals", "open"))
+    check_choice(call["strategy"], "strategy", ("bfs", "dfs"))
+    for name, lo in (("depth", 1), ("min_support", 1), ("top_k", 1), ("n_bins", 2), ("max_values", 1)):
+        check_int(call[name], name, minimum=lo)
+    for name in ("size_weight", "balance_weight"):
+        check_real(call[name], name, minimum=0)
+    for name in ("generalization_aware", "optimistic_estimates"):
+        check_bool(call[name], name)
+    check_n_jobs(call["n_jobs"])
+    if call["options"] is not None and not isinstance(call["options"], SearchOptions):
+        raise TypeError(f"options must be a SearchOptions or None, got {type(call['options']).__name__}")
 
 # %% ../nbs/08_subgroups.ipynb #bad738b9
-def find_subgroups(data, *, label, score, metric="roc_auc", mode="worse", depth=3, min_support=20, top_k=5,
-                   size_weight=0.0, balance_weight=0.0, generalization_aware=False, optimistic_estimates=True,
-                   n_bins=10, n_jobs=None, attributes=None, nominal=None, positive=None, one_hot_compat=False,
-                   precondition_pruning=True, missing_selector=False, dedupe_covers=False,
-                   quality_tolerance=1e-12) -> SubgroupResult:
-    """SubROC: the `top_k` conjunctions of at most `depth` selectors where the classifier's `metric` is most
-    exceptional (`mode`), by an exact best-first search with optimistic-estimate pruning.
-
-    `data`: DataFrame with the attributes, the `label` column (0/1, or `positive=` names the positive value) and
-    the `score` column (higher = more likely positive). `size_weight` = α and `balance_weight` = β weight the
-    quality by n^α·(min/max class count)^β. `n_jobs=None` runs one best-first search; an integer searches the
-    top-level branches in parallel with joblib (same table, `n_evaluated` counts the branch searches)."""
+def find_subgroups(data: pd.DataFrame, # rows to search: the attribute columns, the label and the score
+                   *,
+                   label: str, # column of the true labels (0/1, booleans, or two values with `positive`)
+                   score: str, # column of the model's scores (higher = more likely positive)
+                   quality="roc_auc", # "roc_auc", "pr_auc", "arl", "average_precision", a per-row loss
+                                      # ("log_loss", "squared_error", "misclassification") or a callable loss(y, score)
+                   mode: str = "worse", # "worse" (the model is worse on the subgroup), "better" or "exceptional"
+                   depth: int = 3, # most selectors in a conjunction
+                   min_support: int = 20, # fewest rows a subgroup must cover
+                   top_k: int = 5, # how many subgroups to return
+                   size_weight: float = 0.0, # α: the quality is multiplied by size^α
+                   balance_weight: float = 0.0, # β: and by (min/max class count)^β
+                   generalization_aware: bool = False, # rank by the gain over every generalization (§6.4)
+                   optimistic_estimates: bool = True, # prune with the bounds (False: exhaustive, same table)
+                   thresholds: str = "intervals", # numeric selectors: "intervals" ([lo, hi)) or "open" (< c, >= c)
+                   strategy: str = "bfs", # "bfs" (best-first, fewest evaluations) or "dfs" (bounded memory)
+                   n_bins: int = 10, # numeric attributes with more distinct values are cut into n_bins bins
+                   attributes=None, # the columns to build selectors from (default: all but label and score)
+                   nominal=None, # the nominal attributes (default: non-numeric and boolean columns)
+                   positive=None, # the label value of the positive class (default: the greater label, 1/True)
+                   max_values: int = 1000, # refuse nominal attributes with more distinct values
+                   n_jobs=None, # None: one search; an integer: the top-level branches in parallel (joblib)
+                   options: SearchOptions = None, # reference-compatibility switches (default `SearchOptions()`)
+                   metric=None, # the former name of `quality`, still accepted
+                  ) -> SubgroupResult:
+    """SubROC: the `top_k` conjunctions of at most `depth` selectors where the classifier's quality is most
+    exceptional (`mode`), by an exact best-first (or depth-first) search with optimistic-estimate pruning."""
     start_time = time.perf_counter()
-    _check_options(metric, mode, depth, min_support, top_k, size_weight, balance_weight, n_bins, quality_tolerance)
+    call = {k: v for k, v in locals().items() if k not in ("data", "start_time", "metric")}
+    if metric is not None:
+        if quality != "roc_auc" and quality != metric:
+            raise ValueError(f"pass quality= or its former name metric=, not both ({quality!r} vs {metric!r})")
+        call["quality"] = metric
+    _check_search_arguments(call)
+    metric_name, loss = _resolve_quality(call["quality"])
+    options = options or SearchOptions()
     attributes = _check_data(data, label, score, attributes, nominal)
-    prep = _prepare(data, label=label, score=score, attributes=attributes, nominal=nominal, positive=positive,
-                    n_bins=n_bins, missing_selector=missing_selector, one_hot_compat=one_hot_compat)
-    P = int(prep.labels.sum())
-    N = len(prep.labels) - P
-    if not _precondition(_METRIC_CODE[metric], P, N):
-        raise ValueError(f"label column {label!r} must contain both classes (positives={P}, negatives={N}) "
-                         f"for {metric}")
-    baseline = _baseline(prep, metric)
-    search = _Search(prep, metric=metric, mode=mode, baseline=baseline, alpha=size_weight, beta=balance_weight,
-                     tol=quality_tolerance, min_support=min_support, precondition_pruning=precondition_pruning,
-                     use_oe=optimistic_estimates, max_depth=depth, ga=generalization_aware, dedupe=dedupe_covers)
-    topk = _TopK(top_k, dedupe_covers)
+    y, s = _labels_scores(data, label, score, positive)
+    losses = _row_losses(loss, y, s)
+    selectors, sel_attr = _build_selectors(data, attributes, nominal, n_bins=n_bins, thresholds=thresholds,
+                                           max_values=max_values, options=options)
+    prep = _prepare(data, y, s, losses, selectors, sel_attr)
+    baseline = _whole_metric(prep.arrays, _METRIC_CODE.get(metric_name, 4))
+    setting = _search_setting(metric_name, mode, baseline, size_weight=size_weight, balance_weight=balance_weight,
+                              min_support=min_support, depth=depth, optimistic_estimates=optimistic_estimates,
+                              options=options)
+    search = _Search(prep, setting, ga=generalization_aware, dedupe=options.dedupe_covers, strategy=strategy)
+    topk, counts = _search_top(search, _TopK(top_k, options.dedupe_covers), n_jobs)
+    settings = dict(call, attributes=attributes, options=_asdict(options), quality_tolerance=options.quality_tolerance,
+                    n_selectors=len(selectors), n_rows=len(y), max_frontier=search.max_frontier, loss=loss)
+    return _make_result(search, topk, baseline, counts, time.perf_counter() - start_time, metric_name, mode, settings)
+
+# %% ../nbs/08_subgroups.ipynb #bad738ba
+def _asdict(options):
+    from dataclasses import asdict
+    return asdict(options)
+
+
+def _search_top(search, topk, n_jobs):
+    "Run the search from the empty pattern: (top-k, (n_evaluated, n_metric, n_pushed))."
     root = (-np.inf, 0, (), 0.0, 0.0)
     if n_jobs is None:
-        search.run([root], topk)
-        n_evaluated, n_metric, n_pushed = search.n_evaluated, search.n_metric, search.n_pushed
-    else:
-        topk, n_evaluated, n_metric, n_pushed = _parallel_search(search, root, topk, n_jobs)
-    seconds = time.perf_counter() - start_time
-    settings = dict(label=label, score=score, positive=positive, depth=depth, min_support=min_support,
-                    top_k=top_k, size_weight=float(size_weight), balance_weight=float(balance_weight),
-                    generalization_aware=generalization_aware, optimistic_estimates=optimistic_estimates,
-                    n_bins=n_bins, quality_tolerance=quality_tolerance, attributes=attributes,
-                    n_selectors=len(prep.selectors), n_rows=len(prep.labels))
-    return _make_result(search, topk, baseline, n_evaluated, n_metric, n_pushed, seconds, metric, mode, settings)
-
-
-def _parallel_search(search, root, topk, n_jobs):
+        _run(search, [root], topk)
+        return topk, (search.n_evaluated, search.n_metric, search.n_pushed)
     from joblib import Parallel, delayed, effective_n_jobs
-    heap = []
-    search.expand(root, heap, topk, _Counter())
+    frontier = []
+    _expand_entry(search, root, frontier, topk, _Counter())
     counts = [search.n_evaluated, search.n_metric, search.n_pushed]
-    entries = sorted(heap, key=lambda e: e[1])
+    entries = sorted(frontier, key=lambda e: e[1])
     n_chunks = max(1, min(len(entries), 4 * effective_n_jobs(n_jobs)))
     chunks = [entries[i::n_chunks] for i in range(n_chunks)]
     # threads by default: the kernels release the GIL and nothing is copied; a joblib backend context (e.g. dask)
@@ -882,56 +1170,49 @@ def _parallel_search(search, root, topk, n_jobs):
                                                         for chunk in chunks if chunk)
     merged = topk.copy()
     seen = {e[0][2] for e in merged.entries}
-    for branch in (b for out in outputs for b in out):
-        branch_entries, n_eval, n_met, n_push = branch
-        counts[0] += n_eval
-        counts[1] += n_met
-        counts[2] += n_push
+    for branch_entries, *branch_counts in (b for out in outputs for b in out):
+        counts = [c + b for c, b in zip(counts, branch_counts)]
         for key, payload, cover_key in branch_entries:
             if key[2] not in seen:
                 seen.add(key[2])
                 merged.offer(key, payload, cover_key)
-    return merged, *counts
+    return merged, tuple(counts)
 
-
-def _make_result(search, topk, baseline, n_evaluated, n_metric, n_pushed, seconds, metric, mode, settings):
+# %% ../nbs/08_subgroups.ipynb #bad738bb
+def _make_result(search, topk, baseline, counts, seconds, metric, mode, settings):
+    "The `SubgroupResult` of a finished search (covers mapped back to the original row order)."
     prep = search.prep
+    n = len(prep.labels)
     rows, covers, selectors = [], [], []
-    for key, (ids, n, P, value, q, q_search), _ in topk.entries:
-        _, _, _, _, phi = search._eval(ids)
-        row = dict(pattern=key[2], quality=q, size=n, positives=P, metric_value=value, depth=len(ids), phi=phi,
-                   weight=float(_weight(n, P, n - P, search.alpha, search.beta)))
+    for key, (ids, size, P, value, q, q_search), _ in topk.entries:
+        row = dict(pattern=key[2], quality=q, size=size, positives=P, metric_value=value, depth=len(ids),
+                   phi=float(search._eval(ids)[4]), weight=float(_weight(size, P, size - P, search.S.alpha, search.S.beta)))
         if search.ga:
             row["quality_ga"] = q_search
         rows.append(row)
-        cover_sorted = unpack_bits(_pattern_cover(np.asarray(ids, np.int64), prep.sel_words, prep.valid),
-                                   len(prep.labels))
-        cover = np.zeros(len(prep.labels), bool)
-        cover[prep.order] = cover_sorted
+        cover = np.zeros(n, bool)
+        cover[prep.order] = unpack_bits(_pattern_cover(np.asarray(ids, np.int64), prep.arrays), n)
         covers.append(cover)
         selectors.append(tuple(prep.selectors[i] for i in ids))
     columns = ["pattern", "quality", "size", "positives", "metric_value", "depth", "phi", "weight"]
-    if search.ga:
-        columns.append("quality_ga")
-    table = pd.DataFrame(rows, columns=columns)
-    y = np.empty(len(prep.labels), np.int8)
-    y[prep.order] = prep.labels
-    s = np.empty(len(prep.labels))
-    s[prep.order] = prep.scores
+    table = pd.DataFrame(rows, columns=columns + (["quality_ga"] if search.ga else []))
+    y, s = np.empty(n, np.int8), np.empty(n)
+    y[prep.order], s[prep.order] = prep.labels, prep.scores
+    n_evaluated, n_metric, n_pushed = counts
     return SubgroupResult(table=table, baseline=baseline, n_evaluated=int(n_evaluated), seconds=seconds,
                           metric=metric, mode=mode, settings=settings, selectors=tuple(selectors),
-                          covers=np.array(covers, dtype=bool).reshape(len(covers), len(prep.labels)), y=y, scores=s,
+                          covers=np.array(covers, dtype=bool).reshape(len(covers), n), y=y, scores=s,
                           n_metric_evaluations=int(n_metric), n_pushed=int(n_pushed))
 
 # %% ../nbs/08_subgroups.ipynb #f3a5af6f
 @njit(cache=True, nogil=True)
-def _null_statistics(pos_positions, neg_positions, P, N, n_draws, seed, labels, gid, metric):
+def _null_statistics(A, pos_positions, neg_positions, P, N, n_draws, seed, metric):
     """Metric of `n_draws` random subsets of exactly P positives and N negatives (partial Fisher–Yates per class).
 
-    ROC AUC and ARL return the exact integer U2 (for fixed P, N both are monotone in it), PR AUC/AP the value.
+    ROC AUC and ARL return the exact integer U2 (for fixed P, N both are monotone in it), the others the value.
     Large subsets are marked and collected by one scan of the n positions, small ones sorted."""
     np.random.seed(seed)
-    n = labels.shape[0]
+    n = A.labels.shape[0]
     pos = pos_positions.copy()
     neg = neg_positions.copy()
     m = P + N
@@ -959,157 +1240,237 @@ def _null_statistics(pos_positions, neg_positions, P, N, n_draws, seed, labels, 
                     c += 1
         else:
             chosen.sort()
-        value, u2 = _positions_metric(chosen, m, labels, gid, P, N, metric)
+        value, u2 = _positions_metric(chosen, m, A, P, N, metric)
         out[r] = u2 if metric == 0 or metric == 2 else value
     return out
 
-
+# %% ../nbs/08_subgroups.ipynb #f3a5af70
 def _adjust(p, method):
-    "Adjusted p-values (Benjamini–Yekutieli, Benjamini–Hochberg, Bonferroni or Holm) of a 1-D array."
+    "Adjusted p-values of a 1-D array: Benjamini–Yekutieli/–Hochberg (scipy), Holm or Bonferroni."
     p = np.asarray(p, dtype=float)
-    m = len(p)
-    if m == 0:
+    if len(p) == 0:
         return p.copy()
-    order = np.argsort(p, kind="stable")
-    ranked = p[order]
-    i = np.arange(1, m + 1)
     if method in ("by", "bh"):
-        c = np.sum(1.0 / i) if method == "by" else 1.0
-        adjusted = np.minimum.accumulate((m * c * ranked / i)[::-1])[::-1]
-    elif method == "holm":
-        adjusted = np.maximum.accumulate((m - i + 1) * ranked)
-    elif method == "bonferroni":
-        adjusted = m * ranked
-    else:
-        raise ValueError(f"correction must be 'by', 'bh', 'bonferroni' or 'holm', got {method!r}")
+        return false_discovery_control(p, method=method)
+    order = np.argsort(p, kind="stable")
+    m = len(p)
+    factor = m - np.arange(m) if method == "holm" else np.full(m, m)
+    adjusted = factor * p[order]
+    if method == "holm":
+        adjusted = np.maximum.accumulate(adjusted)
     out = np.empty(m)
     out[order] = np.minimum(adjusted, 1.0)
     return out
 
-
-def _random_state_entropy(random_state):
-    if isinstance(random_state, np.random.Generator):
-        return int(random_state.integers(0, 2**63))
-    if random_state is None:
-        return np.random.SeedSequence().entropy
-    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
-        return int(random_state)
-    raise TypeError(f"random_state must be an int, a numpy Generator or None, got {random_state!r}")
-
-
-def significance_filter(result, data, *, n_permutations=10_000, fdr=0.05, random_state=None, pvalue="plus_one",
-                        untestable="drop", correction="by", k=None, n_jobs=None) -> SubgroupResult:
-    """Randomization test of each subgroup of `result` on a separate validation split `data` (§9).
-
-    The statistic is the unweighted relative score on `data` against random subsets with the same numbers of
-    positives and negatives; p = (1 + #{as extreme}) / (1 + R) (`pvalue="subroc"`: #{...}/R). Subgroups failing
-    the minimum support or the metric's precondition on `data` are untestable: p = NaN and left out of the
-    family (`untestable="drop"`) or p = 1 and kept (`"p_one"`). `significant` = adjusted p <= `fdr`."""
-    if not isinstance(result, SubgroupResult):
-        raise TypeError(f"result must be a SubgroupResult, got {type(result).__name__}")
-    if isinstance(n_permutations, bool) or not isinstance(n_permutations, (int, np.integer)) or n_permutations < 1:
-        raise ValueError(f"n_permutations must be a positive integer, got {n_permutations!r}")
-    fdr = check_probability(fdr, "fdr")
-    if pvalue not in ("plus_one", "subroc"):
-        raise ValueError(f"pvalue must be 'plus_one' or 'subroc', got {pvalue!r}")
-    if untestable not in ("drop", "p_one"):
-        raise ValueError(f"untestable must be 'drop' or 'p_one', got {untestable!r}")
-    if correction not in ("by", "bh", "bonferroni", "holm"):
-        raise ValueError(f"correction must be 'by', 'bh', 'bonferroni' or 'holm', got {correction!r}")
+# %% ../nbs/08_subgroups.ipynb #f3a5af71
+def _validation_arrays(result, data):
+    "Labels, scores and per-row losses of a validation frame, as the search read them, ranked for the kernels."
     cfg = result.settings
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
     if len(data) == 0:
         raise ValueError("data is empty")
     y, s = _labels_scores(data, cfg["label"], cfg["score"], cfg["positive"])
-    metric = _METRIC_CODE[result.metric]
-    order = np.argsort(s, kind="stable")
-    labels = y[order]
-    s_sorted = s[order]
-    gid = (np.cumsum(np.r_[True, s_sorted[1:] != s_sorted[:-1]]) - 1).astype(np.int64)
-    P_all = int(labels.sum())
-    if not _precondition(metric, P_all, len(y) - P_all):
-        raise ValueError(f"data must contain both classes for {result.metric} (positives={P_all})")
+    order, A = _ranked_arrays(y, s, _row_losses(cfg.get("loss"), y, s))
     rank = np.empty(len(y), np.int64)
     rank[order] = np.arange(len(y))
-    baseline, _ = _positions_metric(np.arange(len(y), dtype=np.int64), len(y), labels, gid, P_all,
-                                    len(y) - P_all, metric)
-    tol = cfg["quality_tolerance"]
+    return y, rank, A
 
-    rows = []
-    for sels in result.selectors:
-        mask = np.ones(len(y), bool)
-        for sel in sels:
-            if sel.attribute not in data.columns:
-                raise ValueError(f"data lacks the attribute column {sel.attribute!r} used by the subgroups")
-            mask &= sel.covers(data[sel.attribute])
-        positions = np.sort(rank[mask])
-        P = int(y[mask].sum())
-        N = int(mask.sum()) - P
-        testable = mask.sum() >= cfg["min_support"] and _precondition(metric, P, N)
-        value, u2 = (_positions_metric(positions, len(positions), labels, gid, P, N, metric) if testable
-                     else (np.nan, 0))
-        rows.append((P, N, testable, float(value), u2))
 
-    entropy = _random_state_entropy(random_state)
+def _cover_statistic(A, y, rank, mask, metric_code, min_support):
+    "(P, N, testable, value, U2) of the rows `mask` (original order) of ranked arrays."
+    P = int(y[mask].sum())
+    N = int(mask.sum()) - P
+    if mask.sum() < min_support or not _precondition(metric_code, P, N):
+        return P, N, False, np.nan, 0
+    value, u2 = _positions_metric(np.sort(rank[mask]), P + N, A, P, N, metric_code)
+    return P, N, True, float(value), u2
+
+# %% ../nbs/08_subgroups.ipynb #f3a5af72
+def _pvalue(draws, u2, P, N, phi, baseline, metric, mode, tol, pvalue):
+    "One subgroup's randomization p-value from its null draws (exact integer comparison for ROC AUC and ARL)."
+    if metric in (0, 2) and mode != "exceptional":
+        extreme = draws <= u2 if mode == "worse" else draws >= u2
+    else:
+        if metric == 0:
+            draws = draws / (2.0 * P * N)
+        elif metric == 2:
+            draws = (2.0 * P * N - draws) / (2.0 * P)
+        null_phi = draws - baseline if metric in (2, 4) else baseline - draws
+        extreme = {"worse": lambda: null_phi >= phi - tol, "better": lambda: null_phi <= phi + tol,
+                   "exceptional": lambda: np.abs(null_phi) >= abs(phi) - tol}[mode]()
+    hits = int(np.count_nonzero(extreme))
+    return (1 + hits) / (1 + len(draws)) if pvalue == "plus_one" else hits / len(draws)
+
+# %% ../nbs/08_subgroups.ipynb #f3a5af73
+def significance_filter(result: SubgroupResult, # the search's result
+                        data: pd.DataFrame, # a separate validation split with the attribute, label and score columns
+                        *,
+                        n_permutations: int = 10_000, # R random subsets per (positives, negatives) pair
+                        fdr: float = 0.05, # level of the multiple-testing correction
+                        random_state=None, # seed of the random subsets (int, SeedSequence, Generator or None)
+                        pvalue: str = "plus_one", # "plus_one": (1 + hits)/(1 + R); "subroc": hits/R
+                        untestable: str = "drop", # "drop": p = NaN outside the family; "p_one": p = 1 inside it
+                        correction: str = "by", # "by" (Benjamini–Yekutieli), "bh", "bonferroni" or "holm"
+                        k=None, # keep at most k survivors in `survivors` (None: all)
+                        n_jobs=None, # threads for the null distributions
+                       ) -> SubgroupResult:
+    """Randomization test of each subgroup of `result` on a separate validation split `data` (§9): the table gains
+    the validation statistics, `p_value`, `p_adjusted` and `significant`."""
+    if not isinstance(result, SubgroupResult):
+        raise TypeError(f"result must be a SubgroupResult, got {type(result).__name__}")
+    n_permutations = check_int(n_permutations, "n_permutations", minimum=1)
+    fdr = check_probability(fdr, "fdr")
+    check_choice(pvalue, "pvalue", ("plus_one", "subroc"))
+    check_choice(untestable, "untestable", ("drop", "p_one"))
+    check_choice(correction, "correction", ("by", "bh", "bonferroni", "holm"))
+    cfg, metric = result.settings, _METRIC_CODE.get(result.metric, 4)
+    y, rank, A = _validation_arrays(result, data)
+    baseline = _whole_metric(A, metric)
+    rows = [_cover_statistic(A, y, rank, sg.mask(data), metric, cfg["min_support"]) for sg in result.subgroups]
+    base_words = as_seed_sequence(random_state).generate_state(4)
     needed = sorted({(P, N) for P, N, testable, _, _ in rows if testable})
-    pos_positions = np.flatnonzero(labels == 1).astype(np.int64)
-    neg_positions = np.flatnonzero(labels == 0).astype(np.int64)
+    pos_positions = np.flatnonzero(A.labels == 1).astype(np.int64)
+    neg_positions = np.flatnonzero(A.labels == 0).astype(np.int64)
 
     def null(P, N):
-        seed = int(np.random.SeedSequence([entropy, P, N]).generate_state(1)[0])
-        return _null_statistics(pos_positions, neg_positions, P, N, n_permutations, seed, labels, gid, metric)
+        seed = int(np.random.SeedSequence([*base_words, P, N]).generate_state(1)[0])
+        return _null_statistics(A, pos_positions, neg_positions, P, N, n_permutations, seed, metric)
 
     from joblib import Parallel, delayed
     nulls = dict(zip(needed, Parallel(n_jobs=n_jobs, prefer="threads")(delayed(null)(P, N) for P, N in needed)))
+    phis = np.array([(value - baseline if metric in (2, 4) else baseline - value) for _, _, _, value, _ in rows])
+    p_values = np.array([_pvalue(nulls[P, N], u2, P, N, phi, baseline, metric, result.mode, cfg["quality_tolerance"],
+                                 pvalue) if testable else (1.0 if untestable == "p_one" else np.nan)
+                         for (P, N, testable, _, u2), phi in zip(rows, phis)])
+    return _with_pvalues(result, rows, phis, p_values, correction, fdr, dict(
+        n_permutations=n_permutations, fdr=fdr, pvalue=pvalue, untestable=untestable, correction=correction, k=k,
+        baseline_validation=float(baseline)))
 
-    p_values = np.full(len(rows), np.nan)
-    phis = np.full(len(rows), np.nan)
-    for i, (P, N, testable, value, u2) in enumerate(rows):
-        if not testable:
-            continue
-        draws = nulls[(P, N)]
-        phis[i] = value - baseline if metric == 2 else baseline - value
-        if metric in (0, 2) and result.mode != "exceptional":
-            extreme = draws <= u2 if result.mode == "worse" else draws >= u2
-        else:
-            if metric in (0, 2):
-                draws = draws / (2.0 * P * N) if metric == 0 else (2.0 * P * N - draws) / (2.0 * P)
-            null_phi = draws - baseline if metric == 2 else baseline - draws
-            if result.mode == "worse":
-                extreme = null_phi >= phis[i] - tol
-            elif result.mode == "better":
-                extreme = null_phi <= phis[i] + tol
-            else:
-                extreme = np.abs(null_phi) >= abs(phis[i]) - tol
-        hits = int(np.count_nonzero(extreme))
-        p_values[i] = (1 + hits) / (1 + n_permutations) if pvalue == "plus_one" else hits / n_permutations
-    testable = np.array([r[2] for r in rows], dtype=bool)
-    if untestable == "p_one":
-        p_values[~testable] = 1.0
+# %% ../nbs/08_subgroups.ipynb #f3a5af74
+def _with_pvalues(result, rows, phis, p_values, correction, fdr, info):
+    "The result with the validation statistics, adjusted p-values and `significant` columns."
     in_family = ~np.isnan(p_values)
     adjusted = np.full(len(rows), np.nan)
     adjusted[in_family] = _adjust(p_values[in_family], correction)
     m = int(in_family.sum())
-    if correction == "by" and m and n_permutations < m * np.sum(1.0 / np.arange(1, m + 1)) / fdr:
-        warnings.warn(f"with {m} tests, n_permutations={n_permutations} is below m·c(m)/fdr = "
-                      f"{m * np.sum(1.0 / np.arange(1, m + 1)) / fdr:.0f}: a subgroup at the smallest possible "
-                      "p-value can pass Benjamini–Yekutieli only together with others", stacklevel=2)
+    needed = m * np.sum(1.0 / np.arange(1, m + 1)) / fdr
+    if correction == "by" and m and info["n_permutations"] < needed:
+        warnings.warn(f"with {m} tests, n_permutations={info['n_permutations']} is below m·c(m)/fdr = {needed:.0f}: a "
+                      "subgroup at the smallest possible p-value can pass Benjamini–Yekutieli only together with "
+                      "others", stacklevel=3)
     table = result.table.copy()
     table["size_validation"] = [r[0] + r[1] for r in rows]
     table["positives_validation"] = [r[0] for r in rows]
     table["metric_value_validation"] = [r[3] for r in rows]
     table["phi_validation"] = phis
-    table["testable"] = testable
+    table["testable"] = np.array([r[2] for r in rows], dtype=bool)
     table["p_value"] = p_values
     table["p_adjusted"] = adjusted
     table["significant"] = in_family & (np.nan_to_num(adjusted, nan=2.0) <= fdr)
-    info = dict(n_permutations=n_permutations, fdr=fdr, pvalue=pvalue, untestable=untestable,
-                correction=correction, k=k, baseline_validation=float(baseline), n_tests=m)
-    return replace(result, table=table, significance=info)
+    return replace(result, table=table, significance=dict(info, n_tests=m))
+
+# %% ../nbs/08_subgroups.ipynb #c0ec7ed1
+_CALL_KEYS = ("label", "score", "quality", "mode", "depth", "min_support", "top_k", "size_weight", "balance_weight",
+              "generalization_aware", "optimistic_estimates", "thresholds", "strategy", "n_bins", "attributes",
+              "nominal", "positive", "max_values")
+
+
+def _rerun_arguments(result):
+    "The keyword arguments that repeat `result`'s search on other rows."
+    cfg = result.settings
+    absent = [k for k in _CALL_KEYS + ("options",) if k not in cfg]
+    if absent:
+        raise ValueError(f"result lacks the search settings {absent}: run find_subgroups again")
+    return dict({k: cfg[k] for k in _CALL_KEYS}, options=SearchOptions(**cfg["options"]))
+
+
+def _gap(A, y, rank, mask, metric, baseline):
+    "φ of the rows `mask` against `baseline` on ranked arrays; NaN where the metric is undefined."
+    _, _, ok, value, _ = _cover_statistic(A, y, rank, mask, metric, 1)
+    return (value - baseline if metric in (2, 4) else baseline - value) if ok else np.nan
+
+# %% ../nbs/08_subgroups.ipynb #c0ec7ed2
+def _bootstrap_gaps(result, data, call, seed):
+    "One bootstrap: OOB gaps of the in-bag top-k by rank, in-bag gaps of the reported subgroups, same-pattern flags."
+    k, metric = len(result.table), _METRIC_CODE.get(result.metric, 4)
+    oob_gaps, naive_gaps, same = np.full(k, np.nan), np.full(k, np.nan), np.zeros(k, bool)
+    rng = np.random.default_rng(int(seed))
+    idx = rng.integers(0, len(data), len(data))
+    oob = np.ones(len(data), bool)
+    oob[idx] = False
+    inbag, outbag = data.iloc[idx].reset_index(drop=True), data.iloc[np.flatnonzero(oob)].reset_index(drop=True)
+    try:
+        y_in, rank_in, A_in = _validation_arrays(result, inbag)
+        y_out, rank_out, A_out = _validation_arrays(result, outbag)
+        found = find_subgroups(inbag, **call)
+    except ValueError:                      # a class missing from the in-bag or out-of-bag rows
+        return oob_gaps, naive_gaps, same
+    base_in, base_out = _whole_metric(A_in, metric), _whole_metric(A_out, metric)
+    for r in range(k):
+        naive_gaps[r] = _gap(A_in, y_in, rank_in, result.covers[r][idx], metric, base_in)
+    for r, sg in enumerate(found.subgroups[:k]):
+        oob_gaps[r] = _gap(A_out, y_out, rank_out, sg.mask(outbag), metric, base_out)
+        same[r] = sg.pattern == result.table["pattern"].iloc[r]
+    return oob_gaps, naive_gaps, same
+
+# %% ../nbs/08_subgroups.ipynb #c0ec7ed3
+def _interval(values, confidence_level):
+    "(mean, lower, upper) of the finite values: the percentile interval by order statistics; NaNs if none."
+    v = np.sort(values[np.isfinite(values)])
+    if len(v) == 0:
+        return np.nan, np.nan, np.nan
+    tail = (1 - confidence_level) / 2
+    return float(v.mean()), order_statistic(v, tail), order_statistic(v, 1 - tail)
+
+
+def corrected_gaps(result: SubgroupResult, # a `find_subgroups` result (optionally after `significance_filter`)
+                   data: pd.DataFrame, # the rows the search ran on (same order)
+                   *,
+                   n_bootstraps: int = 200, # B, bootstrap samples (each reruns the search)
+                   confidence_level: float = 0.95, # level of the percentile intervals
+                   random_state=None, # seed (int, SeedSequence, Generator or None); bootstrap b uses seed b
+                   n_jobs=None, # threads over bootstraps (the result does not depend on it)
+                  ) -> SubgroupResult:
+    """Bias-corrected gap of each reported rank with a percentile interval (BBC applied to subgroup search): the
+    table gains `gap` (the naive φ), `gap_corrected`, `gap_lower`, `gap_upper`, `naive_lower`, `naive_upper`,
+    `reselected` and `n_valid` (bootstraps with a defined OOB gap)."""
+    if not isinstance(result, SubgroupResult):
+        raise TypeError(f"result must be a SubgroupResult, got {type(result).__name__}")
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
+    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
+    confidence_level = check_probability(confidence_level, "confidence_level")
+    check_n_jobs(n_jobs)
+    call = _rerun_arguments(result)
+    same_rows = len(data) == len(result.y)
+    if same_rows:
+        y, s = _labels_scores(data, call["label"], call["score"], call["positive"])
+        same_rows = np.array_equal(y, result.y) and np.array_equal(s, result.scores)
+    if not same_rows:
+        raise ValueError("data must be the rows the search ran on (same labels and scores in the same order)")
+    from joblib import Parallel, delayed
+    runs = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(_bootstrap_gaps)(result, data, call, seed)
+                                                     for seed in spawn_seeds(random_state, n_bootstraps))
+    oob, naive, same = (np.array([run[i] for run in runs]).reshape(n_bootstraps, len(result.table)) for i in range(3))
+    table = result.table.copy()
+    table["gap"] = table["phi"]
+    table[["gap_corrected", "gap_lower", "gap_upper"]] = [_interval(oob[:, r], confidence_level)
+                                                          for r in range(len(table))] or np.empty((0, 3))
+    table[["naive_lower", "naive_upper"]] = [_interval(naive[:, r], confidence_level)[1:]
+                                             for r in range(len(table))] or np.empty((0, 2))
+    table["reselected"] = same.mean(axis=0) if len(table) else []
+    table["n_valid"] = np.isfinite(oob).sum(axis=0) if len(table) else []
+    info = dict(n_bootstraps=n_bootstraps, confidence_level=confidence_level, random_state=_plain(random_state)
+                if not isinstance(random_state, (np.random.Generator, np.random.SeedSequence)) else None,
+                gaps=oob, naive_gaps=naive)
+    return replace(result, table=table, corrections=info)
 
 # %% ../nbs/08_subgroups.ipynb #491c1100
-def subgroup_table(result, *, digits: int = 4) -> pd.DataFrame:
+def subgroup_table(result: SubgroupResult, # a `find_subgroups` result
+                   *,
+                   digits: int = 4, # round floats to this many decimals
+                  ) -> pd.DataFrame:
     "The result table for display: the empty pattern shown as ⟨all rows⟩, floats rounded."
     table = result.table.copy()
     table["pattern"] = table["pattern"].replace("", "⟨all rows⟩")
@@ -1118,7 +1479,10 @@ def subgroup_table(result, *, digits: int = 4) -> pd.DataFrame:
     return table
 
 
-def format_subgroups(result, *, digits: int = 4) -> str:
+def format_subgroups(result: SubgroupResult, # a `find_subgroups` result
+                     *,
+                     digits: int = 4, # significant digits of the baseline, decimals of the table
+                    ) -> str:
     "Plain-text report of a `SubgroupResult` (what `ciauto subgroups` prints)."
     cfg = result.settings
     head = (f"SubROC: metric={result.metric}, mode={result.mode}, baseline={result.baseline:.{digits}g} on "
@@ -1132,12 +1496,14 @@ def format_subgroups(result, *, digits: int = 4) -> str:
         return head + "\n" + subgroup_table(result, digits=digits).to_string(index=False)
 
 # %% ../nbs/08_subgroups.ipynb #ec34f21c
-def subroc_splits(n_rows: int, *, random_state=0):
+def subroc_splits(n_rows: int, # rows of the data set (at least 8)
+                  *,
+                  random_state=0, # scikit-learn's random_state of the three splits (the paper: 0)
+                 ):
     """The SubROC paper's four equal parts of row positions 0..n−1 (§11.3): model training, search,
     significance validation and a generalizability holdout, by three scikit-learn `train_test_split` calls."""
     from sklearn.model_selection import train_test_split
-    if isinstance(n_rows, bool) or not isinstance(n_rows, (int, np.integer)) or n_rows < 8:
-        raise ValueError(f"n_rows must be an integer >= 8, got {n_rows!r}")
+    n_rows = check_int(n_rows, "n_rows", minimum=8)
     positions = np.arange(n_rows)
     train, rest = train_test_split(positions, train_size=0.25, random_state=random_state)
     search, rest = train_test_split(rest, train_size=1 / 3, random_state=random_state)
