@@ -613,15 +613,14 @@ class Metric:
                  y_true,              # targets, as the metric takes them
                  y_pred,              # predictions, as the metric takes them
                  sample_weight=None,  # non-negative weights, or None
-                ) -> float:           # the metric's value, a real number within [lower, upper]
-        "The metric's value; a NaN, a non-number or a value outside [lower, upper] is refused, never passed on."
+                ) -> float:           # the metric's value: a real number within [lower, upper], or NaN
+        "The metric's value; a non-number or a value outside [lower, upper] is refused. NaN is passed on."
         value = self.func(y_true, y_pred, sample_weight=sample_weight)
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
             raise TypeError(f"metric {self.name!r} returned {value!r} ({type(value).__name__}); "
                             "a metric returns one real number")
-        if not self.lower <= value <= self.upper:  # NaN fails this too
-            raise ValueError(f"metric {self.name!r} returned {value!r}, outside its range [{self.lower}, {self.upper}]"
-                             + (" (NaN: the metric is undefined on these rows)" if value != value else ""))
+        if value > self.upper or value < self.lower:
+            raise ValueError(f"metric {self.name!r} returned {value!r}, outside its range [{self.lower}, {self.upper}]")
         return float(value)
 
     @property
