@@ -11,46 +11,10 @@ import numbers
 import numpy as np
 
 # %% auto #0
-__all__ = ['QUANTILES', 'as_seed_sequence', 'as_generator', 'spawn_seeds', 'check_int', 'check_real', 'check_probability',
-           'check_choice', 'check_bool', 'check_n_jobs', 'as_float_array', 'check_same_length', 'as_weights',
-           'sorted_labels', 'binary_codes', 'positive_label', 'as_binary_labels', 'check_fold_ids', 'cv_winner',
-           'order_statistic_rank', 'order_statistic']
-
-# %% ../nbs/00a_checks.ipynb #3c0c9316
-_SEED_KINDS = "None, a non-negative int, a numpy SeedSequence or a numpy Generator"
-
-
-def as_seed_sequence(random_state, # None (fresh entropy), an int >= 0, a `SeedSequence` or a `Generator`
-                     name: str = "random_state", # the argument's name, for the error message
-                    ) -> np.random.SeedSequence:
-    "The seed normaliser every module uses: `random_state` as a `numpy.random.SeedSequence`."
-    if isinstance(random_state, np.random.SeedSequence):
-        return random_state
-    if isinstance(random_state, np.random.Generator):
-        return np.random.SeedSequence(random_state.integers(0, 2**32, size=4, dtype=np.uint64))
-    if random_state is None:
-        return np.random.SeedSequence()
-    if isinstance(random_state, (bool, np.bool_)) or not isinstance(random_state, numbers.Integral):
-        raise TypeError(f"{name} must be {_SEED_KINDS}; got {random_state!r} ({type(random_state).__name__})")
-    if random_state < 0:
-        raise ValueError(f"{name} must be {_SEED_KINDS}; got the negative int {random_state}")
-    return np.random.SeedSequence(int(random_state))
-
-
-def as_generator(random_state, # anything `as_seed_sequence` takes
-                 name: str = "random_state", # the argument's name, for the error message
-                ) -> np.random.Generator:
-    "A `numpy.random.Generator` started from `as_seed_sequence(random_state)`."
-    return np.random.default_rng(as_seed_sequence(random_state, name))
-
-
-def spawn_seeds(random_state, # anything `as_seed_sequence` takes
-                n: int, # how many seeds (one per task or bootstrap)
-                name: str = "random_state", # the argument's name, for the error message
-               ) -> np.ndarray:
-    """`n` 64-bit seeds: task `b` uses seed `b`, whoever runs it, so results do not depend on `n_jobs`; the first
-    seeds stay the same when `n` grows."""
-    return as_seed_sequence(random_state, name).generate_state(n, np.uint64)
+__all__ = ['QUANTILES', 'check_int', 'check_real', 'check_probability', 'check_choice', 'check_bool', 'check_n_jobs',
+           'as_seed_sequence', 'as_generator', 'spawn_seeds', 'as_array', 'as_float_array', 'check_same_length',
+           'as_weights', 'sorted_labels', 'binary_codes', 'positive_label', 'as_binary_labels', 'check_fold_ids',
+           'cv_winner', 'order_statistic_rank', 'order_statistic']
 
 # %% ../nbs/00a_checks.ipynb #f8863606
 def _range_text(minimum, maximum, open_minimum=False, open_maximum=False) -> str:
@@ -90,7 +54,10 @@ def check_real(value, # the value to check
     bounds = _range_text(minimum, maximum, open_minimum, open_maximum)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a number{bounds}; got {value!r} ({type(value).__name__})")
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:  # an int beyond the float range
+        value = math.inf if value > 0 else -math.inf
     below = minimum is not None and (value <= minimum if open_minimum else value < minimum)
     above = maximum is not None and (value >= maximum if open_maximum else value > maximum)
     if not math.isfinite(value) or below or above:
@@ -110,6 +77,8 @@ def check_choice(value, # the value to check
                  choices, # the allowed values
                 ):
     "`value` if it is one of `choices` (compared by type and value, so `True` is not `1`); ValueError otherwise."
+    if isinstance(value, (np.str_, np.bool_)):
+        value = value.item()
     if not any(value is c or (type(value) is type(c) and value == c) for c in choices):
         raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
     return value
@@ -133,7 +102,59 @@ def check_n_jobs(n_jobs, # None (joblib's default, one process unless a backend 
         raise TypeError(f"n_jobs must be None or a nonzero integer (-1 for every core); got {n_jobs!r}")
     return int(n_jobs)
 
+# %% ../nbs/00a_checks.ipynb #3c0c9316
+_SEED_KINDS = "None, a non-negative int, a numpy SeedSequence or a numpy Generator"
+
+
+def as_seed_sequence(random_state, # None (fresh entropy), an int >= 0, a `SeedSequence` or a `Generator`
+                     name: str = "random_state", # the argument's name, for the error message
+                    ) -> np.random.SeedSequence:
+    "The seed normaliser every module uses: `random_state` as a `numpy.random.SeedSequence`."
+    if isinstance(random_state, np.random.SeedSequence):
+        return random_state
+    if isinstance(random_state, np.random.Generator):
+        return np.random.SeedSequence(random_state.integers(0, 2**32, size=4, dtype=np.uint64))
+    if random_state is None:
+        return np.random.SeedSequence()
+    if isinstance(random_state, (bool, np.bool_)) or not isinstance(random_state, numbers.Integral):
+        raise TypeError(f"{name} must be {_SEED_KINDS}; got {random_state!r} ({type(random_state).__name__})")
+    if random_state < 0:
+        raise ValueError(f"{name} must be {_SEED_KINDS}; got the negative int {random_state}")
+    return np.random.SeedSequence(int(random_state))
+
+
+def as_generator(random_state, # anything `as_seed_sequence` takes
+                 name: str = "random_state", # the argument's name, for the error message
+                ) -> np.random.Generator:
+    "A `numpy.random.Generator` started from `as_seed_sequence(random_state)`."
+    return np.random.default_rng(as_seed_sequence(random_state, name))
+
+
+def spawn_seeds(random_state, # anything `as_seed_sequence` takes
+                n: int, # how many seeds (one per task or bootstrap)
+                name: str = "random_state", # the argument's name, for the error message
+               ) -> np.ndarray:
+    """`n` 64-bit seeds: task `b` uses seed `b`, whoever runs it, so results do not depend on `n_jobs`; the first
+    seeds stay the same when `n` grows."""
+    return as_seed_sequence(random_state, name).generate_state(check_int(n, "n", minimum=0), np.uint64)
+
 # %% ../nbs/00a_checks.ipynb #6ae1241e
+def as_array(x, # array-like (list, numpy array, pandas Series or DataFrame)
+             name: str, # the argument's name, for the error message
+            ) -> np.ndarray:
+    "`x` as a numpy array; refuses ragged lists and masked arrays with masked values, naming `name`."
+    if np.ma.isMaskedArray(x):
+        if np.ma.getmaskarray(x).any():
+            raise ValueError(f"{name} has masked values; fill or drop them first")
+        x = np.ma.getdata(x)
+    if hasattr(x, "to_numpy"):
+        x = x.to_numpy()
+    try:
+        return np.asarray(x)
+    except ValueError as err:  # numpy's "inhomogeneous shape" for ragged lists
+        raise ValueError(f"{name} must be a rectangular array (are its rows of different lengths?)") from err
+
+
 def as_float_array(x, # array-like (list, numpy array, pandas Series or DataFrame)
                    name: str, # the argument's name, for the error message
                    *,
@@ -141,12 +162,7 @@ def as_float_array(x, # array-like (list, numpy array, pandas Series or DataFram
                    allow_empty: bool = False, # accept an array with no values
                   ) -> np.ndarray:
     "`x` as a finite float64 array of the given dimension(s); raises naming `name` otherwise."
-    if hasattr(x, "to_numpy"):
-        x = x.to_numpy()
-    try:
-        arr = np.asarray(x)
-    except ValueError as err:  # numpy's "inhomogeneous shape" for ragged lists
-        raise ValueError(f"{name} must be a rectangular array of numbers (are its rows of different lengths?)") from err
+    arr = as_array(x, name)
     if np.issubdtype(arr.dtype, np.complexfloating):
         raise TypeError(f"{name} must be real numbers, got complex values (dtype {arr.dtype})")
     if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
@@ -166,7 +182,13 @@ def as_float_array(x, # array-like (list, numpy array, pandas Series or DataFram
 def check_same_length(**arrays, # name=array pairs that must have the same number of rows
                      ) -> int:
     "All arrays have the same first dimension; returns it."
-    lengths = {k: len(v) for k, v in arrays.items()}
+    if not arrays:
+        raise TypeError("check_same_length needs at least one name=array pair")
+    lengths = {}
+    for key, value in arrays.items():
+        if not hasattr(value, "__len__"):
+            raise TypeError(f"{key} must be an array with one value per row, got {type(value).__name__}")
+        lengths[key] = len(value)
     if len(set(lengths.values())) > 1:
         desc = ", ".join(f"{k} has {n}" for k, n in lengths.items())
         raise ValueError(f"length mismatch: {desc} rows")
@@ -178,7 +200,8 @@ def as_weights(sample_weight, # None or one non-negative weight per row
                name: str = "sample_weight", # the argument's name, for the error message
               ) -> np.ndarray | None:
     """Non-negative finite float64 weights of length `n` with a positive total, or None. Weights whose largest value
-    is above 1e100 or below 1e-100 are divided by it, so sums neither overflow nor underflow."""
+    is above 1e100 or below 1e-100 are divided by it, so sums neither overflow nor underflow: a ratio of weighted
+    sums is unchanged, and a quantity in the weights' own units must multiply the scale back."""
     if sample_weight is None:
         return None
     w = as_float_array(sample_weight, name)
@@ -195,15 +218,17 @@ def as_weights(sample_weight, # None or one non-negative weight per row
 
 # %% ../nbs/00a_checks.ipynb #7e0e590d
 def _labels_1d(y, name):
-    arr = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
+    arr = as_array(y, name)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be 1-D, got shape {arr.shape}")
     if arr.size == 0:
         raise ValueError(f"{name} is empty")
     if arr.dtype.kind in "fc" and not np.isfinite(arr).all():
         raise ValueError(f"{name} contains NaN or infinite values")
-    if arr.dtype == object and any(v is None or (isinstance(v, float) and not math.isfinite(v)) for v in arr):
-        raise ValueError(f"{name} contains missing values")
+    if arr.dtype == object:
+        import pandas as pd  # only object labels need pandas' idea of a missing value (None, NaN, pd.NA)
+        if pd.isna(arr).any():
+            raise ValueError(f"{name} contains missing values")
     return arr
 
 
@@ -237,7 +262,7 @@ def binary_codes(y, # binary class labels (numbers, booleans or strings), one pe
         positive = labels[labels.index(pos_label)]
     else:
         raise ValueError(f"pos_label={pos_label!r} is not one of {name}'s labels {labels}")
-    codes = (np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y) == positive).astype(np.int8)
+    codes = (as_array(y, name) == positive).astype(np.int8)
     return codes, positive
 
 
@@ -276,7 +301,7 @@ def check_fold_ids(folds, # one integer fold id per row
                    name: str = "folds", # the argument's name, for the error message
                   ) -> tuple[np.ndarray, np.ndarray]:
     "Fold ids mapped to 0..F−1 in sorted order (int64), and the original ids."
-    arr = np.asarray(folds.to_numpy() if hasattr(folds, "to_numpy") else folds)
+    arr = as_array(folds, name)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be 1-D with one fold id per row, got shape {arr.shape}")
     if arr.dtype == bool or not np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.complexfloating):
@@ -295,7 +320,13 @@ def cv_winner(fold_scores, # F×C fold-wise performance (NaN where a configurati
               metric, # a `ciauto.metrics.Metric` (or anything with `greater_is_better`) giving the direction
              ) -> int:
     "Column index of the configuration with the best mean fold score; ties go to the lowest index."
-    scores = np.asarray(fold_scores, dtype=np.float64)
+    scores = as_array(fold_scores, "fold_scores")
+    if scores.dtype == object or not (np.issubdtype(scores.dtype, np.number) or scores.dtype == bool) \
+            or np.issubdtype(scores.dtype, np.complexfloating):
+        raise TypeError(f"fold_scores must hold real numbers (NaN for a missing value), got dtype {scores.dtype}")
+    scores = scores.astype(np.float64)
+    if np.isinf(scores).any():
+        raise ValueError("fold_scores contains infinite values; use NaN for a fold a configuration has no value for")
     if scores.ndim != 2 or scores.size == 0:
         raise ValueError(f"fold_scores must be a non-empty F×C matrix, got shape {scores.shape}")
     greater = getattr(metric, "greater_is_better", None)
@@ -305,7 +336,7 @@ def cv_winner(fold_scores, # F×C fold-wise performance (NaN where a configurati
     counts = finite.sum(axis=0)
     if not counts.any():
         raise ValueError("no configuration has a finite fold score; cannot pick a winner")
-    means = np.where(finite, scores, 0.0).sum(axis=0) / np.maximum(counts, 1)
+    means = np.where(finite, scores / np.maximum(counts, 1), 0.0).sum(axis=0)  # divide first: no overflow near 1e308
     key = np.where(counts > 0, means if greater else -means, -np.inf)
     return int(np.argmax(key))
 
@@ -334,4 +365,7 @@ def order_statistic(sorted_values, # values sorted ascending
                     quantile: str = "inverted_cdf", # "inverted_cdf" or "reference", as in `order_statistic_rank`
                    ) -> float:
     "The p-quantile of sorted values as an order statistic."
+    values = np.asarray(sorted_values)
+    if values.ndim != 1 or (values[1:] < values[:-1]).any():
+        raise ValueError("sorted_values must be a 1-D array sorted ascending")
     return float(sorted_values[order_statistic_rank(p, len(sorted_values), quantile) - 1])
