@@ -1,7 +1,9 @@
 """Collect every notebook under nbs/ as one pytest item, run in its own process the way nbdev_test runs it.
 
 One process per notebook keeps notebooks isolated (numba caches, joblib/loky pools, dask clusters) and lets
-pytest print its usual closing line, which CI reads. `--nb-flags slow` also runs the cells flagged `#| slow`.
+pytest print its usual closing line, which CI reads. `--nb-flags slow` also runs the cells flagged `#| slow` and
+sets `CIAUTO_SLOW=1` in the notebook's environment (tutorials gate their slow cells on it, so that
+`jupyter nbconvert --execute` skips them by default).
 """
 import os
 import subprocess
@@ -49,6 +51,8 @@ class NotebookItem(pytest.Item):
             "sys.exit(0 if ok else 1)\n"
         )
         env = dict(os.environ, IN_TEST="1", PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        if "slow" in flags:  # tutorials gate their paper-scale cells on this too (`RUN_SLOW`)
+            env["CIAUTO_SLOW"] = "1"
         try:
             proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
                                   timeout=NOTEBOOK_TIMEOUT)

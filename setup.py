@@ -7,6 +7,9 @@ from setuptools import find_packages, setup
 config = ConfigParser(delimiters=['='])
 config.read('settings.ini', encoding='utf-8')
 cfg = config['DEFAULT']
+# `dev_requirements` -> the `dev` extra; any other `<name>_requirements` key -> the `<name>` extra (e.g. `optuna`).
+extras = {key[:-len('_requirements')]: shlex.split(value) for key, value in cfg.items()
+          if key.endswith('_requirements') and value.strip()}
 
 setup(
     name=cfg['lib_name'],
@@ -30,7 +33,7 @@ setup(
     include_package_data=True,
     package_data={'ciauto': ['data/*']},
     install_requires=shlex.split(cfg.get('requirements', '')),
-    extras_require={'dev': shlex.split(cfg.get('dev_requirements', ''))},
+    extras_require=extras,
     python_requires='>=' + cfg['min_python'],
     zip_safe=False,
     entry_points={

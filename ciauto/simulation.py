@@ -14,8 +14,10 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtri
 
+from ._checks import as_generator, check_choice, check_int, check_real
+
 # %% auto #0
-__all__ = ['SIMULATION_ARGS', 'class_counts', 'SimulatedPredictions', 'simulate_predictions', 'paper_settings']
+__all__ = ['AUC_LIMIT', 'SIMULATION_ARGS', 'class_counts', 'SimulatedPredictions', 'simulate_predictions', 'paper_settings']
 
 # %% ../nbs/04_simulation.ipynb #f764487d
 def _exact_fraction(value) -> Fraction:
@@ -33,14 +35,6 @@ def class_counts(n_samples: int, balance=0.5, n_classes: int = 2) -> np.ndarray:
     cumulative = np.array([int(n_samples * sum(shares[: k + 1]) // 1) for k in range(n_classes)])
     cumulative[-1] = n_samples
     return np.diff(np.concatenate([[0], cumulative]))
-
-
-def _check_int(value, name, minimum):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
-    if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {value}")
-    return int(value)
 
 # %% ../nbs/04_simulation.ipynb #5a000a5e
 @dataclass(frozen=True, repr=False)
@@ -79,28 +73,43 @@ class SimulatedPredictions:
         return ax
 
 
-def simulate_predictions(beta_a: float, beta_b: float, *, n_samples: int, n_configurations: int, balance=0.5,
-                         n_folds: int | None = None, n_classes: int = 2, random_state=None,
-                         outcome: str = "fixed", score_location: str = "paper",
-                         max_redraws: int = 1000) -> SimulatedPredictions:
-    """The paper's Beta generator: C configurations with true AUC ~ Beta(`beta_a`, `beta_b`) and Gaussian scores.
+AUC_LIMIT = 1e-12  # true AUCs are kept in [AUC_LIMIT, 1 − AUC_LIMIT] so that the score shift √2·Φ⁻¹(AUC) is finite
 
-    `balance` is the share of class 0 (or "equal"); `outcome` "fixed" (reference counts) or "bernoulli";
-    `score_location` "paper" (class 1 shifted by +μ) or "reference" (class 0 shifted by −μ; binary only)."""
+
+def _finite_aucs(draws: np.ndarray) -> np.ndarray:
+    """Beta draws clipped to [AUC_LIMIT, 1 − AUC_LIMIT]: a draw of exactly 0 or 1 (Beta(1e-9, 1e-9) gives them) would
+    need an infinite shift and turn the scores into NaN. The clipped value is the exact true AUC of the generated
+    scores, so the truth stays exact; for the paper's Beta parameters no draw comes near the limits."""
+    return np.clip(draws, AUC_LIMIT, 1.0 - AUC_LIMIT)
+
+
+def simulate_predictions(
+    beta_a: float, # first shape parameter of the Beta distribution of the true AUCs, > 0
+    beta_b: float, # second shape parameter, > 0
+    *,
+    n_samples: int, # N rows, >= 4
+    n_configurations: int, # C configurations (columns of Π), >= 1
+    balance=0.5, # share of class 0 in (0, 1), or "equal" (1/K per class)
+    n_folds: int | None = None, # F folds (default min(10, smallest class count))
+    n_classes: int = 2, # K classes, >= 2 (K >= 3: the multiclass generator, N×C×K scores)
+    random_state=None, # None, int >= 0, `SeedSequence`, or a `Generator` (used as is)
+    outcome: str = "fixed", # "fixed" class counts (the reference) or "bernoulli" outcomes (the paper's text)
+    score_location: str = "paper", # "paper": class 1 shifted by +μ; "reference": class 0 by −μ (binary only)
+    max_redraws: int = 1000, # redraws of Bernoulli outcomes until every class has >= 2 rows
+) -> SimulatedPredictions:
+    "The paper's Beta generator: C configurations with true AUC ~ Beta(`beta_a`, `beta_b`) and Gaussian scores."
     for name, v in (("beta_a", beta_a), ("beta_b", beta_b)):
-        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v) or v <= 0:
-            raise ValueError(f"{name} must be a positive finite number, got {v!r}")
-    n_samples = _check_int(n_samples, "n_samples", 4)
-    n_configurations = _check_int(n_configurations, "n_configurations", 1)
-    n_classes = _check_int(n_classes, "n_classes", 2)
+        check_real(v, name, minimum=0, open_minimum=True)
+    n_samples = check_int(n_samples, "n_samples", minimum=4)
+    n_configurations = check_int(n_configurations, "n_configurations", minimum=1)
+    n_classes = check_int(n_classes, "n_classes", minimum=2)
     if balance != "equal":
         if isinstance(balance, bool) or not isinstance(balance, numbers.Real) or not 0 < balance < 1:
             raise ValueError(f"balance must be a share in (0, 1) or 'equal', got {balance!r}")
-    if outcome not in ("fixed", "bernoulli"):
-        raise ValueError(f"outcome must be 'fixed' or 'bernoulli', got {outcome!r}")
-    if score_location not in ("paper", "reference"):
-        raise ValueError(f"score_location must be 'paper' or 'reference', got {score_location!r}")
-    rng = np.random.default_rng(random_state)
+    check_choice(outcome, "outcome", ("fixed", "bernoulli"))
+    check_choice(score_location, "score_location", ("paper", "reference"))
+    max_redraws = check_int(max_redraws, "max_redraws", minimum=1)
+    rng = random_state if isinstance(random_state, np.random.Generator) else as_generator(random_state)
 
     counts = class_counts(n_samples, balance, n_classes)
     if outcome == "bernoulli":
@@ -119,7 +128,7 @@ def simulate_predictions(beta_a: float, beta_b: float, *, n_samples: int, n_conf
                          "or balance")
     if n_folds is None:
         n_folds = min(10, n_minority)
-    n_folds = _check_int(n_folds, "n_folds", 2)
+    n_folds = check_int(n_folds, "n_folds", minimum=2)
     if n_folds > n_minority:
         raise ValueError(f"n_folds={n_folds} exceeds the smallest class count {n_minority}; every fold must hold "
                          "every class")
@@ -127,7 +136,7 @@ def simulate_predictions(beta_a: float, beta_b: float, *, n_samples: int, n_conf
     folds = np.arange(n_samples) % n_folds
 
     if n_classes == 2:
-        auc = rng.beta(beta_a, beta_b, size=n_configurations)
+        auc = _finite_aucs(rng.beta(beta_a, beta_b, size=n_configurations))
         mu = np.sqrt(2.0) * ndtri(auc)
         noise = rng.standard_normal((n_samples, n_configurations))
         if score_location == "paper":
@@ -138,7 +147,7 @@ def simulate_predictions(beta_a: float, beta_b: float, *, n_samples: int, n_conf
 
     if score_location != "paper":
         raise ValueError("score_location='reference' applies to the binary generator only (n_classes=2)")
-    pairwise = rng.beta(beta_a, beta_b, size=(n_configurations, n_classes, n_classes))
+    pairwise = _finite_aucs(rng.beta(beta_a, beta_b, size=(n_configurations, n_classes, n_classes)))
     diagonal = np.arange(n_classes)
     pairwise[:, diagonal, diagonal] = 0.5
     shift = np.sqrt(2.0) * ndtri(pairwise)  # shift[c, k, l]: column k, sample of class l

@@ -22,18 +22,19 @@ from tqdm.auto import tqdm
 from .cvt import (as_configurations, cross_validate_configurations, default_configurations, predict_scores,
                         seeded_estimator)
 from .datasets import list_datasets, load_dataset
+from ._checks import as_seed_sequence, check_int, check_real, cv_winner
 from .intervals import Selection, apply_method, fold_aucs, learn_eval_selection, naive_bootstrap_bound
 from .metrics import check_probability, get_metric, roc_auc
 from .simulation import paper_settings, simulate_predictions
 
 # %% auto #0
 __all__ = ['RUN_COLUMNS', 'AVERAGE_ROW', 'PAPER_METHODS', 'SELECTION_OPTIONS', 'SETTING_FIELDS', 'SETTING_DEFAULTS',
-           'SETTING_COLUMNS', 'PAPER_DATASETS', 'TIMING_GRID', 'TIMING_DEFAULTS', 'coverage_pvalue', 'summarize',
-           'competition_ranks', 'average_ranks', 'MethodOutput', 'StudyMethod', 'register_method', 'unregister_method',
-           'list_methods', 'get_method', 'StudyRun', 'bbc_bound', 'bbc_folds_bound', 'naive_bound', 'reference_options',
-           'apply_methods', 'run_simulation_study', 'tightness_ratios', 'selected_performance',
-           'stratified_train_indices', 'run_real_data_study', 'timing_study', 'timing_summary', 'paper_table',
-           'plot_inclusion_tightness', 'plot_ranks', 'plot_timing']
+           'SETTING_COLUMNS', 'SIMULATION_OPTIONS', 'PAPER_DATASETS', 'TIMING_GRID', 'TIMING_DEFAULTS',
+           'coverage_pvalue', 'summarize', 'competition_ranks', 'average_ranks', 'MethodOutput', 'StudyMethod',
+           'register_method', 'unregister_method', 'list_methods', 'get_method', 'StudyRun', 'bbc_bound',
+           'bbc_folds_bound', 'naive_bound', 'reference_options', 'apply_methods', 'run_simulation_study',
+           'tightness_ratios', 'selected_performance', 'stratified_train_indices', 'run_real_data_study',
+           'timing_study', 'timing_summary', 'paper_table', 'plot_inclusion_tightness', 'plot_ranks', 'plot_timing']
 
 # %% ../nbs/06_study.ipynb #338dd329
 RUN_COLUMNS = ("setting", "run", "method", "bound", "truth", "included", "selected", "seconds", "reason")
@@ -65,13 +66,40 @@ def _check_runs(runs) -> pd.DataFrame:
         raise ValueError(f"runs is missing the column(s) {missing}; a runs table has {list(RUN_COLUMNS)}")
     if runs.empty:
         raise ValueError("runs is empty")
-    bound = pd.to_numeric(runs["bound"]).to_numpy(float)
-    truth = pd.to_numeric(runs["truth"]).to_numpy(float)
+    if runs["method"].isna().any():
+        rows = np.flatnonzero(runs["method"].isna().to_numpy())
+        raise ValueError(f"runs has {rows.size} record(s) without a method (row positions {rows[:5].tolist()}); "
+                         "every record needs the name of its method")
+    keys = [c for c in ("setting", "dataset", "run", "method") if c in runs.columns]
+    if "run" in keys and runs.duplicated(keys).any():
+        first = runs.loc[runs.duplicated(keys), keys].iloc[0].to_dict()
+        raise ValueError(f"runs holds {int(runs.duplicated(keys).sum())} duplicated record(s) of the same "
+                         f"{' × '.join(keys)}, e.g. {first}; each run of a method must appear once "
+                         "(drop_duplicates() if the table was concatenated twice)")
+    bound, truth = (_numeric_column(runs, c) for c in ("bound", "truth"))
     bad = np.isfinite(bound) & ~np.isfinite(truth)
     if bad.any():
         raise ValueError(f"truth is NaN or infinite in {int(bad.sum())} run(s) that have a bound, "
                          f"e.g. {runs.loc[bad, 'method'].iloc[0]!r}; every scored run needs a finite truth")
     return runs
+
+
+def _numeric_column(runs: pd.DataFrame, name: str) -> np.ndarray:
+    "A runs column as floats, or a ValueError naming the column and a value that is not a number."
+    values = pd.to_numeric(runs[name], errors="coerce")
+    bad = values.isna() & runs[name].notna()
+    if bad.any():
+        raise ValueError(f"runs column {name!r} must hold numbers (NaN for a missing bound); "
+                         f"{int(bad.sum())} value(s) are not, e.g. {runs.loc[bad, name].iloc[0]!r}")
+    return values.to_numpy(float)
+
+
+def _check_strict(strict) -> tuple:
+    "Method names (a str or an iterable of str) scored with truth > bound."
+    names = (strict,) if isinstance(strict, str) else tuple(strict)
+    if not all(isinstance(n, str) for n in names):
+        raise TypeError(f"strict_inclusion must be method names (str), got {strict!r}")
+    return names
 
 
 def _strict_methods(strict, methods) -> set:
@@ -82,17 +110,22 @@ def _strict_methods(strict, methods) -> set:
     return set(strict)
 
 
-def summarize(runs: pd.DataFrame, *, missing: str = "auto", tightness: str = "paper", strict=False,
-              coverage: float = 0.95, test_level: float = 0.05, by: str | None = None) -> pd.DataFrame:
+def summarize(
+    runs: pd.DataFrame, # a runs table of `run_simulation_study` / `run_real_data_study` (one record per run × method)
+    *,
+    missing: str = "auto", # "strict" (a NaN run blanks its cell), "drop" (NaN runs dropped) or "auto" (the study's rule)
+    tightness: str = "paper", # "paper": mean(truth − bound) over runs with a bound; "reference": the authors' real-data form
+    strict="auto", # True, False, method names scored truth > bound, or "auto" (the study's `strict_inclusion`)
+    coverage: float = 0.95, # the nominal inclusion the binomial test compares with, in (0, 1)
+    test_level: float = 0.05, # level of the one-sided exact binomial test, in (0, 1)
+    by: str | None = None, # the row key (default: "setting", else "dataset")
+) -> pd.DataFrame:
     """One row per setting (or dataset) × method: n_runs, n_missing, n_included, inclusion, mean_bound, mean_truth,
     tightness, corrected_tightness, the one-sided exact binomial p_value and `rejected` (p <= test_level).
-
-    `missing`: "strict" (any NaN run blanks the whole cell: the simulation table), "drop" (NaN runs are dropped: the
-    real-data table) or "auto" (the rule the study function stored in `runs.attrs["missing"]`, else "strict").
-    `tightness`: "paper" (mean of truth − bound over the runs with a bound) or "reference" (mean truth over all runs
-    minus mean bound over the runs with a bound, as the authors' real-data summaries).
-    `strict`: True, False or method names scored with truth > bound instead of truth >= bound."""
+    Duplicated records of one run and records without a method are refused, not counted."""
     runs = _check_runs(runs)
+    if isinstance(strict, str) and strict == "auto":
+        strict = list(runs.attrs.get("strict", []))
     if missing == "auto":
         missing = runs.attrs.get("missing", "strict")
     if missing not in ("strict", "drop"):
@@ -107,8 +140,7 @@ def summarize(runs: pd.DataFrame, *, missing: str = "auto", tightness: str = "pa
                    and runs.groupby(key, sort=False)[c].nunique(dropna=False).le(1).all()]
     rows = []
     for (row, method), cell in runs.groupby([key, "method"], sort=False):
-        bound = pd.to_numeric(cell["bound"]).to_numpy(float)
-        truth = pd.to_numeric(cell["truth"]).to_numpy(float)
+        bound, truth = (_numeric_column(cell, c) for c in ("bound", "truth"))
         has_bound = np.isfinite(bound)
         n_runs, n_missing = len(cell), int((~has_bound).sum())
         record = {key: row, "method": method, **{c: cell[c].iloc[0] for c in descriptors},
@@ -339,8 +371,9 @@ class StudyRun:
 
     @property
     def winner(self) -> int:
-        "The CV winner: the largest mean fold performance, first index on ties."
-        return int(np.argmax(self.fold_scores.mean(axis=0)))
+        """The CV winner (`ciauto._checks.cv_winner`): the best mean fold performance in the metric's direction
+        (the largest AUC, the smallest Brier score), first index on ties."""
+        return cv_winner(self.fold_scores, get_metric(self.metric))
 
     @property
     def selection(self) -> Selection:
@@ -418,42 +451,27 @@ for _name, _description in _SPLIT_DESCRIPTIONS.items():
                     defaults={"n_bootstraps": 2000} if "BT" in _name or _name == "MABT" else {}, replace=True)
 
 # %% ../nbs/06_study.ipynb #80235d53
-def reference_options(methods=PAPER_METHODS) -> dict:
-    "`method_options` and `selection_options` reproducing the authors' reference code instead of the paper."
+def reference_options(
+    methods=PAPER_METHODS, # the methods of the study (names), so that only their options are returned
+) -> dict:
+    """Keyword arguments of `run_simulation_study` (and, but for `simulation_options`/`strict_inclusion`,
+    `run_real_data_study`) that reproduce the authors' code instead of the paper; see the table above for why."""
     split = {"direction": "auto"}
+    hm = {**split, "hm_variant": "reference", "hm_threshold": 0.0}
     per_method = {"BBC": {"quantile": "reference"}, "BBC-F": {"quantile": "reference"},
                   "NB": {"quantile": "reference"}, "DL": split, "BT": split, "DL10p": split, "BT10p": split,
-                  "MABT": split, "HM": {**split, "hm_variant": "reference", "hm_threshold": 0.0},
-                  "HM10p": {**split, "hm_variant": "reference", "hm_threshold": 0.0}}
+                  "MABT": {**split, "fallback": "delong"}, "HM": hm, "HM10p": hm}
     names = [get_method(m).name for m in ([methods] if isinstance(methods, str) else methods)]
     return {"method_options": {m: dict(per_method[m]) for m in names if m in per_method},
-            "selection_options": {"direction": "auto"}}
+            "selection_options": {"direction": "auto"},
+            "simulation_options": {"score_location": "reference"},
+            "strict_inclusion": tuple(m for m in names if m == "NB")}
 
 # %% ../nbs/06_study.ipynb #678a78dd
-def _seed_sequence(random_state) -> np.random.SeedSequence:
-    if random_state is None:
-        return np.random.SeedSequence()
-    if isinstance(random_state, np.random.SeedSequence):
-        return random_state
-    if isinstance(random_state, np.random.Generator):
-        return np.random.SeedSequence(int(random_state.integers(2**63)))
-    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool) and random_state >= 0:
-        return np.random.SeedSequence(int(random_state))
-    raise TypeError(f"random_state must be a non-negative int, a numpy Generator or None, got {random_state!r}")
-
-
 def _keyed_child(seed: np.random.SeedSequence, *keys) -> np.random.SeedSequence:
     "A child stream identified by `keys` (ints or strings), independent of how many siblings exist."
     key = tuple(k if isinstance(k, numbers.Integral) else zlib.crc32(str(k).encode()) for k in keys)
     return np.random.SeedSequence(seed.entropy, spawn_key=tuple(seed.spawn_key) + key)
-
-
-def _check_positive_int(value, name) -> int:
-    if not isinstance(value, numbers.Integral) or isinstance(value, bool):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
-    if value < 1:
-        raise ValueError(f"{name} must be >= 1, got {value}")
-    return int(value)
 
 
 SELECTION_OPTIONS = ("learn_share", "top_share", "direction", "max_redraws")
@@ -484,7 +502,7 @@ def apply_methods(run: StudyRun, methods, *, alpha: float = 0.05, seed=None, met
     selected), included (truth >= bound), selected, seconds (the method's own call) and reason (why NaN)."""
     methods = _resolve_methods(methods, None)
     options = _check_method_options(method_options, methods)
-    seed = _seed_sequence(seed)
+    seed = as_seed_sequence(seed)
     records = []
     for method in methods:
         seconds = np.nan
@@ -506,7 +524,7 @@ def apply_methods(run: StudyRun, methods, *, alpha: float = 0.05, seed=None, met
     return records
 
 
-def _runs_frame(records, lead, missing) -> pd.DataFrame:
+def _runs_frame(records, lead, missing, **attrs) -> pd.DataFrame:
     frame = pd.DataFrame.from_records(records)
     tail = ["run", "method", "bound", "truth", "included", "selected", "seconds", "reason"]
     frame = frame[lead + [c for c in frame.columns if c not in lead + tail] + tail]
@@ -514,7 +532,7 @@ def _runs_frame(records, lead, missing) -> pd.DataFrame:
     if "balance" in frame.columns:  # a share or "equal", as in paper_settings()
         frame["balance"] = frame["balance"].astype(object)
     frame["selected"] = frame["selected"].astype("Int64")
-    frame.attrs["missing"] = missing
+    frame.attrs.update(missing=missing, **attrs)
     return frame
 
 
@@ -572,10 +590,11 @@ def _settings_records(settings) -> list[dict]:
                              f" (optional: {list(SETTING_DEFAULTS)} and a 'setting' label)")
         s = {**SETTING_DEFAULTS, **{k: v for k, v in row.items() if not (np.isscalar(v) and pd.isna(v))}}
         for name in ("n_samples", "n_configurations", "n_classes"):
-            s[name] = _check_positive_int(s[name], f"settings row {i}: {name}")
+            s[name] = check_int(s[name], f"settings row {i}: {name}", minimum=1)
         if s["n_folds"] is not None:
-            s["n_folds"] = _check_positive_int(s["n_folds"], f"settings row {i}: n_folds")
-        s["beta_a"], s["beta_b"] = float(s["beta_a"]), float(s["beta_b"])
+            s["n_folds"] = check_int(s["n_folds"], f"settings row {i}: n_folds", minimum=1)
+        for name in ("beta_a", "beta_b"):
+            s[name] = check_real(s[name], f"settings row {i}: {name}", minimum=0, open_minimum=True)
         s["setting"] = str(s.get("setting") or _setting_label(s))
         records.append(s)
     labels = [s["setting"] for s in records]
@@ -584,12 +603,25 @@ def _settings_records(settings) -> list[dict]:
     return records
 
 
+SIMULATION_OPTIONS = ("score_location", "outcome")
+
+
+def _check_simulation_options(simulation_options) -> dict:
+    options = dict(simulation_options or {})
+    unknown = [k for k in options if k not in SIMULATION_OPTIONS]
+    if unknown:
+        raise ValueError(f"simulation_options has unknown key(s) {unknown}; expected some of {list(SIMULATION_OPTIONS)}"
+                         " (options of ciauto.simulation.simulate_predictions)")
+    return options
+
+
 def _simulation_task(setting: dict, run_index: int, seed, methods, alpha, method_options, skip_small,
-                     selection_options) -> list[dict]:
+                     selection_options, simulation_options) -> list[dict]:
     sim = simulate_predictions(setting["beta_a"], setting["beta_b"], n_samples=setting["n_samples"],
                                n_configurations=setting["n_configurations"], balance=setting["balance"],
                                n_folds=setting["n_folds"], n_classes=setting["n_classes"],
-                               random_state=np.random.default_rng(_keyed_child(seed, "data")))
+                               random_state=np.random.default_rng(_keyed_child(seed, "data")),
+                               **({} if setting["n_classes"] != 2 else simulation_options))
     folds = np.asarray(sim.folds)
     n_folds = int(folds.max()) + 1
     n_minority = int(np.bincount(np.asarray(sim.y).astype(np.int64)).min())
@@ -607,29 +639,39 @@ def _simulation_task(setting: dict, run_index: int, seed, methods, alpha, method
     return [{"setting": setting["setting"], **describe, "run": run_index, **r} for r in records]
 
 
-def run_simulation_study(settings=None, *, n_runs: int = 200, methods=None, alpha: float = 0.05, random_state=None,
-                         n_jobs: int | None = None, progress: bool = True, method_options: dict | None = None,
-                         selection_options: dict | None = None, skip_small: bool = True) -> pd.DataFrame:
+def run_simulation_study(
+    settings=None, # rows of `paper_settings()` (default: its 16 binary rows), a dict or a list of dicts with beta_a, beta_b, n_samples, n_configurations[, balance, n_folds, n_classes, setting]
+    *,
+    n_runs: int = 200, # runs per setting (the paper: 200)
+    methods=None, # registered method names (default: the paper's ten, `PAPER_METHODS`; see `list_methods()`)
+    alpha: float = 0.05, # one-sided level of every bound, in (0, 1)
+    random_state=None, # None, int >= 0, `SeedSequence` or `Generator`: the root of every run's keyed child seed
+    n_jobs: int | None = None, # joblib workers over runs (any backend, e.g. `parallel_backend("dask")`)
+    progress: bool = True, # show a tqdm bar over the runs
+    method_options: dict | None = None, # {method: {option: value}}, e.g. {"BBC": {"n_bootstraps": 500}}
+    selection_options: dict | None = None, # options of `learn_eval_selection`: learn_share, top_share, direction, max_redraws
+    skip_small: bool = True, # skip the learn/eval split when minority count x learn share < F, as the study did
+    simulation_options: dict | None = None, # options of `simulate_predictions` for binary settings: score_location, outcome
+    strict_inclusion=(), # method names scored truth > bound (the reference's NB rule); stored for `summarize`
+) -> pd.DataFrame:
     """The simulation study: for every setting and each of `n_runs` runs, simulate Π with known true AUCs, apply
     every method, and record one row per run × method (setting, its parameters, run, method, bound, truth,
-    included, selected, seconds, reason).
-
-    `settings`: rows of `paper_settings()` (default: its binary rows) or dicts with beta_a, beta_b, n_samples,
-    n_configurations[, balance, n_folds, n_classes, setting]. `methods`: registered names (default: the paper's ten,
-    see `list_methods()`). `method_options`: {method: {option: value}}, e.g. {"BBC": {"n_bootstraps": 500}};
-    `selection_options`: options of `learn_eval_selection` (learn_share, top_share, direction, max_redraws).
-    Runs are independent joblib tasks with keyed child seeds: identical results for any `n_jobs` and backend."""
+    included, selected, seconds, reason). Runs are independent joblib tasks with keyed child seeds: identical
+    results for any `n_jobs` and backend. `**reference_options()` switches every convention of the authors' code on."""
     records_in = _settings_records(settings)
-    n_runs = _check_positive_int(n_runs, "n_runs")
+    simulation_options = _check_simulation_options(simulation_options)
+    strict_inclusion = _check_strict(strict_inclusion)
+    n_runs = check_int(n_runs, "n_runs", minimum=1)
     alpha = check_probability(alpha, "alpha")
     methods = _resolve_methods(methods, PAPER_METHODS)
     method_options = _check_method_options(method_options, methods)
-    root = _seed_sequence(random_state)
+    root = as_seed_sequence(random_state)
     selection_options = _check_selection_options(selection_options)
     arguments = [(s, r, _keyed_child(root, s["setting"], r), methods, alpha, method_options, skip_small,
-                  selection_options) for s in records_in for r in range(n_runs)]
+                  selection_options, simulation_options) for s in records_in for r in range(n_runs)]
     records = _execute(_simulation_task, arguments, n_jobs=n_jobs, progress=progress, desc="simulation runs")
-    return _runs_frame(records, ["setting", *SETTING_COLUMNS], missing="strict")
+    return _runs_frame(records, ["setting", *SETTING_COLUMNS], missing="strict", strict=list(strict_inclusion),
+                       simulation_options=simulation_options)
 
 # %% ../nbs/06_study.ipynb #e2333334
 def tightness_ratios(summary: pd.DataFrame, *, reference: str = "BBC") -> pd.DataFrame:
@@ -690,7 +732,7 @@ def _train_sizes(datasets, train_size) -> dict:
         sizes = {d: train_size[d] for d in datasets}
     else:
         sizes = {d: train_size for d in datasets}
-    return {d: _check_positive_int(n, f"train_size[{d!r}]") for d, n in sizes.items()}
+    return {d: check_int(n, f"train_size[{d!r}]", minimum=1) for d, n in sizes.items()}
 
 
 def _available_tables(data_home) -> pd.DataFrame:
@@ -749,9 +791,9 @@ def run_real_data_study(datasets, *, train_size, n_splits: int = 100, configurat
     unknown = [d for d in sizes if d not in set(available["name"])]
     if unknown:
         raise ValueError(f"dataset(s) {unknown} not found; available: {', '.join(available['name'])}")
-    n_splits = _check_positive_int(n_splits, "n_splits")
+    n_splits = check_int(n_splits, "n_splits", minimum=1)
     alpha = check_probability(alpha, "alpha")
-    n_bootstraps = _check_positive_int(n_bootstraps, "n_bootstraps")
+    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=1)
     methods = _resolve_methods(methods, PAPER_METHODS)
     method_options = _check_method_options(method_options, methods)
     method_options = {**{m.name: {"n_bootstraps": n_bootstraps} for m in methods if m.name in ("BBC", "BBC-F")},
@@ -760,7 +802,7 @@ def run_real_data_study(datasets, *, train_size, n_splits: int = 100, configurat
     if isinstance(configurations, str):
         configurations = default_configurations(configurations)
     configurations = as_configurations(configurations)
-    root = _seed_sequence(random_state)
+    root = as_seed_sequence(random_state)
     arguments = []
     for name, size in sizes.items():
         X, y = load_dataset(name, data_home=data_home)
@@ -790,14 +832,14 @@ def timing_study(*, n_samples=TIMING_GRID["n_samples"], n_configurations=TIMING_
     unknown = set(defaults) - set(TIMING_DEFAULTS)
     if unknown:
         raise ValueError(f"defaults has unknown key(s) {sorted(unknown)}; expected {list(TIMING_DEFAULTS)}")
-    n_repeats = _check_positive_int(n_repeats, "n_repeats")
-    n_bootstraps = _check_positive_int(n_bootstraps, "n_bootstraps")
+    n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
+    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=1)
     methods = _resolve_methods(methods, None)
     grid = {"n_samples": n_samples, "n_configurations": n_configurations, "n_folds": n_folds}
     for factor, values in grid.items():
         for v in values:
-            _check_positive_int(v, factor)
-    root = _seed_sequence(random_state)
+            check_int(v, factor, minimum=1)
+    root = as_seed_sequence(random_state)
     options = {m.name: {"n_bootstraps": n_bootstraps} for m in methods if "n_bootstraps" in m.defaults}
     points = [(factor, int(v)) for factor, values in grid.items() for v in values]
     records = []
