@@ -78,7 +78,7 @@ class _UnfoldedCVTResult(CVTResult):
     def n_folds(self) -> int:
         return 0
 
-# %% ../nbs/10_adapters.ipynb #9624f53e
+# %% ../nbs/10_adapters.ipynb #31340274
 def make_result(predictions,  # N×C (or N×C×K) out-of-fold predictions of the successful configurations
                 y,  # the encoded target (encode_target)
                 folds,  # fold id 0..F−1 per row, or None
@@ -98,7 +98,7 @@ def make_result(predictions,  # N×C (or N×C×K) out-of-fold predictions of the
     values = dict(predictions=predictions, y=y, folds=folds, configurations=table, fold_scores=fold_scores,
                   winner=cv_winner(fold_scores, metric), final_model=final_model, metric=metric.name,
                   classes=classes, pos_label=None if classes is None or len(classes) != 2 else classes[1],
-                  completed_folds=None, dropped_at=None)
+                  completed_folds=None, dropped_at=None, greater_is_better=metric.greater_is_better)
     fields = dataclasses.fields(CVTResult)  # the fields this version of CVTResult has; unknown required ones: None
     required = {f.name for f in fields if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
     kind = CVTResult if folds is not None else _UnfoldedCVTResult
