@@ -78,7 +78,7 @@ class _UnfoldedCVTResult(CVTResult):
     def n_folds(self) -> int:
         return 0
 
-# %% ../nbs/10_adapters.ipynb #54af0e08
+# %% ../nbs/10_adapters.ipynb #31340274
 def make_result(predictions,  # N×C (or N×C×K) out-of-fold predictions of the successful configurations
                 y,  # the encoded target (encode_target)
                 folds,  # fold id 0..F−1 per row, or None
@@ -98,10 +98,11 @@ def make_result(predictions,  # N×C (or N×C×K) out-of-fold predictions of the
     values = dict(predictions=predictions, y=y, folds=folds, configurations=table, fold_scores=fold_scores,
                   winner=cv_winner(fold_scores, metric), final_model=final_model, metric=metric.name,
                   classes=classes, pos_label=None if classes is None or len(classes) != 2 else classes[1],
-                  completed_folds=None, dropped_at=None)
-    names = {f.name for f in dataclasses.fields(CVTResult)}  # the fields this version of CVTResult has
+                  completed_folds=None, dropped_at=None, greater_is_better=metric.greater_is_better)
+    fields = dataclasses.fields(CVTResult)  # the fields this version of CVTResult has; unknown required ones: None
+    required = {f.name for f in fields if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
     kind = CVTResult if folds is not None else _UnfoldedCVTResult
-    return kind(**{k: v for k, v in values.items() if k in names})
+    return kind(**{f.name: values.get(f.name) for f in fields if f.name in values or f.name in required})
 
 # %% ../nbs/10_adapters.ipynb #c6634afc
 def _search_candidates(search) -> list[dict]:

@@ -307,7 +307,7 @@ def as_fold_ids(folds, # fold ids (one per row), a list of (train, test) pairs, 
         return check_fold_ids(folds, n, "folds")
     return ids, np.arange(ids.max() + 1)
 
-# %% ../nbs/03_bbc.ipynb #c8b81360
+# %% ../nbs/03_bbc.ipynb #0d17598f
 _METHODS = ("pooled", "folds")
 _ALTERNATIVES = ("two-sided", "greater", "less")
 _QUANTILES = ("inverted_cdf", "reference")
@@ -328,13 +328,26 @@ def _configuration_names(source) -> list | None:
     return [str(name) for name in ok["name"]]
 
 
+def _complete_columns(predictions):
+    """A CVTResult that dropped configurations early (`drop="bbcd"`) leaves NaN in their columns: keep the columns
+    with a prediction for every row (the CV winner is among them). Returns (predictions, kept column indices or None)."""
+    P = np.asarray(predictions, dtype=np.float64)
+    incomplete = np.isnan(P).reshape(P.shape[0], P.shape[1], -1).any(axis=(0, 2)) if P.ndim >= 2 else None
+    if incomplete is None or not incomplete.any() or incomplete.all():
+        return predictions, None
+    kept = np.flatnonzero(~incomplete)
+    return P[:, kept], kept
+
+
 def _unpack(predictions, y, folds, metric, pos_label):
-    "Accept a CVTResult (anything with .predictions and .y) in place of the three arrays."
+    """Accept a CVTResult (anything with .predictions and .y) in place of the three arrays; returns also the kept
+    column indices when it dropped configurations (else None)."""
+    kept = None
     if hasattr(predictions, "predictions") and hasattr(predictions, "y"):
         if y is not None or folds is not None:
             raise TypeError("predictions is a CVTResult, which carries y and folds; do not pass y or folds as well")
         source = predictions
-        predictions, y, folds = source.predictions, source.y, getattr(source, "folds", None)
+        (predictions, kept), y, folds = _complete_columns(source.predictions), source.y, getattr(source, "folds", None)
         classes = getattr(source, "classes", None)
         if pos_label is not None and (classes is None or len(classes) != 2 or pos_label != classes[1]):
             raise ValueError(f"pos_label={pos_label!r}, but predictions is a CVTResult whose scores are for its "
@@ -347,7 +360,7 @@ def _unpack(predictions, y, folds, metric, pos_label):
     metric = get_metric("roc_auc" if metric is None else metric)
     if metric.name in _SIZE_DEPENDENT:
         raise ValueError(f"metric {metric.name!r} cannot be bias-corrected by BBC: {_SIZE_DEPENDENT[metric.name]}")
-    return predictions, y, folds, metric, pos_label
+    return predictions, y, folds, metric, pos_label, kept
 
 
 def _check_predictions(predictions, metric):
@@ -650,7 +663,7 @@ def _fold_inputs(folds, n_rows, y_raw, groups, method, winner_rule, codes, class
         _check_fold_classes(codes, classes, fold_ids, fold_labels, metric, method)
     return fold_ids, fold_labels, winner_rule
 
-# %% ../nbs/03_bbc.ipynb #70518f87
+# %% ../nbs/03_bbc.ipynb #0745f454
 def bbc(predictions, # N×C out-of-fold predictions (N×C×K class scores for multiclass metrics), or a CVTResult
         y=None, # targets: labels of any type, numbers, or N×2 (time, event); a CVTResult carries them
         folds=None, # fold ids, (train, test) pairs or the CV's splitter; None: pooled BBC only
@@ -674,7 +687,9 @@ def bbc(predictions, # N×C out-of-fold predictions (N×C×K class scores for mu
     gives [metric.best, upper bound on the loss]. Unusable draws (a class missing in-bag or out-of-bag; fewer than
     2 out-of-bag rows for other metrics; no out-of-bag fold in BBC-F) are redrawn."""
     names = _configuration_names(predictions)
-    predictions, y_raw, folds, metric, pos_label = _unpack(predictions, y, folds, metric, pos_label)
+    shape = np.shape(getattr(predictions, "predictions", predictions))
+    n_columns = shape[1] if len(shape) > 1 else 0  # before dropped columns are set aside
+    predictions, y_raw, folds, metric, pos_label, kept = _unpack(predictions, y, folds, metric, pos_label)
     check_choice(method, "method", _METHODS)
     check_choice(alternative, "alternative", _ALTERNATIVES)
     check_choice(quantile, "quantile", _QUANTILES)
@@ -712,9 +727,13 @@ def bbc(predictions, # N×C out-of-fold predictions (N×C×K class scores for mu
     distribution.setflags(write=False)
     low, high = _interval(distribution, sign, metric, confidence_level, alternative, quantile)
     estimate = float(distribution.mean())
+    columns = np.arange(n_cfg) if kept is None else kept  # back to the CVTResult's column indices
+    counts = np.zeros(n_columns, np.int64)
+    np.add.at(counts, columns[winners], 1)
+    winner = int(columns[winner])
     return BBCResult(estimate=estimate, ci_low=low, ci_high=high, confidence_level=confidence_level,
                      alternative=alternative, distribution=distribution, winner=winner, apparent=apparent,
                      bias=apparent - estimate, method=method, metric=metric.name, n_bootstraps=n_bootstraps,
-                     bootstrap_winners=np.bincount(winners, minlength=n_cfg), n_redraws=int(redraws.sum()),
+                     bootstrap_winners=counts, n_redraws=int(redraws.sum()),
                      n_units=len(fold_labels) if method == "folds" else int(units.max()) + 1,
-                     winner_name=names[winner] if names and len(names) == n_cfg else str(winner))
+                     winner_name=names[winner] if names and winner < len(names) else str(winner))
