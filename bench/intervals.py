@@ -2,7 +2,8 @@
 configurations, ratios against straightforward reference implementations measured in the same run, and the cost of
 the paper's simulation study (16 binary settings × 200 runs) on 2 cores.
 
-Run from the repository root: `python bench/intervals.py` (small) or `python bench/intervals.py --full`.
+Run from the repository root: `python bench/intervals.py --quick` (smoke), `python bench/intervals.py` (small) or
+`python bench/intervals.py --full`.
 Writes the numbers to bench/out/intervals.md (summarised in bench/README.md).
 """
 import argparse
@@ -18,8 +19,8 @@ from sklearn.metrics import roc_auc_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from ciauto.intervals import (METHODS, InfeasibleBoundWarning, bootstrap_aucs, delong_bound,  # noqa: E402
-                              empirical_influence, run_methods, split_too_small, stratified_counts,
-                              tilt_log_weights)
+                              empirical_influence, placement_influence, run_methods, split_too_small,
+                              stratified_counts, tilt_log_weights, tilting_bound)
 from ciauto.simulation import SIMULATION_ARGS, paper_settings, simulate_predictions  # noqa: E402
 
 warnings.simplefilter("ignore", InfeasibleBoundWarning)
@@ -176,14 +177,51 @@ def bench_study(runs_per_setting):
     return rows
 
 
+def peak_megabytes(fn):
+    "Peak traced allocation (numpy allocations included) of one call, in MB."
+    import tracemalloc
+    tracemalloc.start()
+    fn()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak / 1e6
+
+
+def bench_influence(sizes, big_sizes, repeats):
+    """Influence values: the closed-form placements against the regression (the reference's empinf), and
+    tilting_bound end to end at large eval sets, where the regression's n × n system was the cost (20 000 rows:
+    131 s and 7.5 GB before)."""
+    rows = []
+    for n in sizes:
+        y, s = eval_data(n, 1, 0)
+        s = s[:, 0]
+        counts = stratified_counts(y, 2000, np.random.default_rng(0))
+        t = bootstrap_aucs(y, s, counts)[:, 0]
+        ours, ref = paired_medians(lambda: placement_influence(y, s), lambda: empirical_influence(y, counts, t),
+                                   repeats)
+        agree = np.corrcoef(placement_influence(y, s), empirical_influence(y, counts, t))[0, 1]
+        rows.append((f"influence values, placement vs regression (corr {agree:.4f})", n, ours, ref,
+                     peak_megabytes(lambda: placement_influence(y, s)),
+                     peak_megabytes(lambda: empirical_influence(y, counts, t))))
+    for n in big_sizes:
+        y, s = eval_data(n, 1, 0)
+        s = s[:, 0]
+        start = time.perf_counter()
+        mb = peak_megabytes(lambda: tilting_bound(y, s, random_state=0))
+        rows.append(("tilting_bound end to end (influence='auto': placements)", n, time.perf_counter() - start,
+                     float("nan"), mb, 8 * n * n / 1e6))
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--full", action="store_true", help="more repeats and reference replicates")
+    parser.add_argument("--quick", action="store_true", help="smoke mode: the smallest sizes only")
     args = parser.parse_args()
-    repeats = 9 if args.full else 5
-    n_reference = 200 if args.full else 20
-    study_runs = 10 if args.full else 2
-    sizes, ks = (12, 125, 1000), (10, 50)
+    repeats = 9 if args.full else 2 if args.quick else 5
+    n_reference = 200 if args.full else 5 if args.quick else 20
+    study_runs = 10 if args.full else 0 if args.quick else 2
+    sizes, ks = ((12,), (10,)) if args.quick else ((12, 125, 1000), (10, 50))
     out = [f"# ciauto.intervals benchmark\n",
            f"Machine: {platform.machine()}, {os.cpu_count()} cores (shared with other work while measured, so seconds "
            f"are upper bounds; ratios are measured in the same run). Python {platform.python_version()}. "
@@ -215,6 +253,21 @@ def main():
                    + f" | {r['nan_share']:.2f} |")
         print(out[-1], flush=True)
 
+    influence = bench_influence((200,) if args.quick else (125, 1000, 4000), (2000,) if args.quick
+                                else (2000, 20000), repeats)
+    out += ["\n## Influence values: closed-form placements against the regression, and large eval sets\n",
+            "Ratio = regression (the reference's `empinf(type='reg')`) / placements, same run; memory = peak traced "
+            "allocation of one call. The end-to-end rows run `tilting_bound` (R = 2000) with the default "
+            "`influence='auto'`, which uses the placements above n = 1000; their last column is the n × n Gram "
+            "matrix alone that the regression would need.\n",
+            "| part | n_eval | ciauto s | regression s | ratio | ciauto MB | regression MB |",
+            "|---|---:|---:|---:|---:|---:|---:|"]
+    for name, n, ours, ref, mb, ref_mb in influence:
+        out.append(f"| {name} | {n} | {ours:.4f} | {ref:.4f} | {ref / ours:.3g} | {mb:.0f} | {ref_mb:.0f} |")
+        print(out[-1], flush=True)
+    if not study_runs:
+        print("quick mode: the study-cost section is skipped")
+        return
     study = bench_study(study_runs)
     total = sum(r["seconds_per_run"] * 200 for r in study)
     out += ["\n## Cost of the paper's simulation study (competing methods only)\n",

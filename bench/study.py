@@ -1,7 +1,12 @@
 """Cost of the CI-in-AutoML simulation study, and the BBC vs BBC-F timing design.
 
-Run from the repository root:  python bench/study.py          (small: a slice of the study, 1-3 min on 2 cores)
+Run from the repository root:  python bench/study.py --quick  (smoke test: seconds)
+                               python bench/study.py          (small: a slice of the study, 1-3 min on 2 cores)
                                python bench/study.py --full   (the whole 16 settings x 200 runs x 10 methods study)
+                               python bench/study.py --reproduce 200 --modes reference default --n-jobs 2
+                                   (both modes, one setting at a time, saved to bench/out/sim_<mode>_<runs>/)
+                               python bench/study.py --compare bench/out/sim_reference_200 bench/out/sim_default_100
+                                   (the paper's table beside ciauto's, the difference in SE per cell, the ranks)
 
 The slice runs `--runs` runs of each of the 16 binary settings of `paper_settings()` with all ten methods, once on
 one process and once on two (loky), checks the two tables are identical, and extrapolates the wall time of the full
@@ -18,8 +23,9 @@ import numpy as np
 import pandas as pd
 
 from ciauto.simulation import paper_settings
-from ciauto.study import (PAPER_METHODS, average_ranks, paper_table, run_simulation_study, summarize, timing_study,
-                          timing_summary)
+from ciauto.study import _setting_label  # the study's own setting labels (file names of the saved runs)
+from ciauto.study import (PAPER_METHODS, average_ranks, paper_table, reference_options, run_simulation_study,
+                          summarize, timing_study, timing_summary)
 
 OUT = Path(__file__).parent / "out"
 
@@ -75,23 +81,364 @@ def full_study(seed: int = 2024):
     return runs, wall
 
 
-def timing(n_repeats: int):
+def timing(n_repeats: int, grid=None):
+    """BBC against BBC-F per call (B = 200) and per bootstrap: the per-bootstrap cost is the slope between B = 200
+    and B = 1000 calls, so the fixed per-call cost (the fold matrix, argument checks, the winner) drops out."""
     start = time.perf_counter()
-    t = timing_study(n_repeats=n_repeats, random_state=0, progress=False)
+    grid = grid or {}
+    t = timing_study(n_repeats=n_repeats, random_state=0, progress=False, **grid)
     table = timing_summary(t)
     print(f"\ntiming study (B = 200, one thread, {n_repeats} repeats, {time.perf_counter() - start:.0f} s):")
     wide = table.pivot_table(index=["factor", "value"], columns="method", values="median").sort_index()
     wide["BBC / BBC-F"] = wide["BBC"] / wide["BBC-F"]
+    t_big = timing_study(n_repeats=n_repeats, random_state=0, progress=False, n_bootstraps=1000, **grid)
+    big = timing_summary(t_big).pivot_table(index=["factor", "value"], columns="method", values="median").sort_index()
+    per_boot = (big - wide[["BBC", "BBC-F"]]) / 800  # seconds per extra bootstrap
+    wide["BBC / BBC-F per bootstrap"] = per_boot["BBC"] / per_boot["BBC-F"]
+    wide["BBC-F fixed share at B=200"] = 1 - 200 * per_boot["BBC-F"] / wide["BBC-F"]
+    print("per-call ratio (B = 200) beside the per-bootstrap ratio (slope between B = 200 and B = 1000), and the "
+          "share of BBC-F's call that does not grow with B:")
     print(wide.to_string(float_format=lambda v: f"{v:.4g}"))
+    return wide
+
+
+def cpu_timing(n_repeats: int = 7, sizes=((500, 5, 3), (500, 20, 3), (500, 100, 3), (5000, 5, 3), (500, 5, 10))):
+    """BBC against BBC-F in CPU seconds of this process (robust on a loaded machine, where wall-clock medians are
+    not): the smallest of `n_repeats` calls at B = 200 and at B = 1000; per bootstrap = the slope between them,
+    fixed = what a call costs beyond B × the per-bootstrap cost."""
+    from threadpoolctl import threadpool_limits
+
+    from ciauto.bbc import bbc
+    from ciauto.simulation import simulate_predictions
+    rows = []
+    with threadpool_limits(limits=1):
+        for n, c, f in sizes:
+            sim = simulate_predictions(24, 6, n_samples=n, n_configurations=c, n_folds=f, random_state=0)
+            cost = {}
+            for method in ("pooled", "folds"):
+                for b in (200, 1000):
+                    bbc(sim.predictions, sim.y, sim.folds, method=method, n_bootstraps=b, random_state=1, n_jobs=1)
+                    best = np.inf
+                    for rep in range(n_repeats):
+                        start = time.process_time()
+                        bbc(sim.predictions, sim.y, sim.folds, method=method, n_bootstraps=b, random_state=rep,
+                            n_jobs=1)
+                        best = min(best, time.process_time() - start)
+                    cost[method, b] = best
+            per = {m: (cost[m, 1000] - cost[m, 200]) / 800 for m in ("pooled", "folds")}
+            rows.append({"N": n, "C": c, "F": f, "BBC s/call (B=200)": cost["pooled", 200],
+                         "BBC-F s/call (B=200)": cost["folds", 200],
+                         "per-call ratio": cost["pooled", 200] / cost["folds", 200],
+                         "per-bootstrap ratio": per["pooled"] / per["folds"],
+                         "BBC-F fixed ms": 1000 * (cost["folds", 200] - 200 * per["folds"])})
+    table = pd.DataFrame(rows)
+    print("BBC vs BBC-F in CPU seconds (min of repeats); per-bootstrap = slope between B = 200 and B = 1000:")
+    print(table.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     return table
+
+
+def reproduce(n_runs: int, modes, n_jobs: int, seed: int = 2024, reverse: bool = False, methods=None,
+              tag: str = ""):
+    "Both modes of the simulation study, one setting at a time (N = 500 rows first), each saved when done."
+    grid = paper_settings()
+    grid = grid[grid["main_table"]].sort_values(["n_samples", "beta_a"], ascending=[False, False], kind="stable")
+    for mode in modes:
+        folder = OUT / f"sim_{mode}_{n_runs}{tag}"
+        folder.mkdir(parents=True, exist_ok=True)
+        rows = [dict(row) for _, row in grid.iterrows()]
+        for row in rows[::-1] if reverse else rows:
+            label = _setting_label(row)
+            target = folder / (label.replace(" ", "_").replace("=", "").replace(",", "-") + ".pkl")
+            if target.exists():  # done (another process may work through the grid from the other end)
+                continue
+            start = time.perf_counter()
+            chosen = list(methods or PAPER_METHODS)
+            runs = run_simulation_study(row, n_runs=n_runs, random_state=seed, n_jobs=n_jobs, progress=False,
+                                        methods=chosen, **reference_options(chosen) if mode == "reference" else {})
+            runs.to_pickle(target)
+            print(f"{mode} {label}: {len(runs)} records in {time.perf_counter() - start:.0f} s", flush=True)
+
+
+# ciauto's default mode, full study (200 runs per setting, seed 2024, commit 9629793; bench/README.md): inclusion %.
+PUBLISHED_DEFAULT = """
+method                            BBC  BBC-F     NB     DL     HM     BT  DL10p  HM10p  BT10p  MABT
+setting                                                                                            
+N=50 C=100 b=0.1 Beta(9,6)      100.0   96.5   5.0*      –      –      –      –      –      –     –
+N=50 C=100 b=equal Beta(9,6)     99.5   99.5  36.0*  83.0*  84.5*      –  37.5*  43.0*      –     –
+N=50 C=500 b=0.1 Beta(9,6)       99.5   99.0   0.5*      –      –      –      –      –      –     –
+N=50 C=500 b=equal Beta(9,6)    100.0   98.5  20.5*  79.0*  83.0*      –   3.5*   4.0*      –     –
+N=500 C=100 b=0.1 Beta(9,6)      98.5   98.5  76.0*  87.5*  84.5*  91.0*  70.0*  58.5*  79.5*     –
+N=500 C=100 b=equal Beta(9,6)    99.0   99.0  86.0*   95.0   95.5   96.0  91.0*   92.5   98.0  98.5
+N=500 C=500 b=0.1 Beta(9,6)      99.0   98.5  64.0*  82.5*  77.0*  90.5*  46.0*  37.0*  66.5*     –
+N=500 C=500 b=equal Beta(9,6)    99.0   98.5  82.0*   95.0   95.5   96.5  89.5*   93.5   98.5  98.5
+N=50 C=100 b=0.1 Beta(24,6)      98.5  90.5*   1.0*      –      –      –      –      –      –     –
+N=50 C=100 b=equal Beta(24,6)    99.5   95.5  11.0*  72.5*  74.0*      –  12.5*  17.5*      –     –
+N=50 C=500 b=0.1 Beta(24,6)      97.0  89.0*   0.0*      –      –      –      –      –      –     –
+N=50 C=500 b=equal Beta(24,6)    99.0   95.5   1.5*  73.0*  75.5*      –   0.0*   0.0*      –     –
+N=500 C=100 b=0.1 Beta(24,6)     97.5   95.5  58.5*  77.0*  74.0*  83.0*  49.0*  41.0*  71.5*     –
+N=500 C=100 b=equal Beta(24,6)   97.5   98.0  74.5*  91.5*   96.0   97.0  79.5*  85.0*   93.0  94.0
+N=500 C=500 b=0.1 Beta(24,6)     97.5   97.0  40.5*  75.5*  73.0*      –  20.5*  19.0*      –     –
+N=500 C=500 b=equal Beta(24,6)   99.5   98.5  66.5*  87.0*  91.5*  92.0*  67.5*  81.5*   94.0  95.0
+"""
+
+
+PUBLISHED_DEFAULT_TIGHTNESS = """
+
+tightness
+method                            BBC   BBC-F       NB      DL      HM      BT    DL10p    HM10p   BT10p   MABT
+setting                                                                                                        
+N=50 C=100 b=0.1 Beta(9,6)      0.431   0.433  -0.137*       –       –       –        –        –       –      –
+N=50 C=100 b=equal Beta(9,6)    0.224   0.258  -0.025*  0.208*  0.195*       –  -0.042*  -0.032*       –      –
+N=50 C=500 b=0.1 Beta(9,6)      0.436   0.498  -0.173*       –       –       –        –        –       –      –
+N=50 C=500 b=equal Beta(9,6)    0.218   0.259  -0.051*  0.183*  0.173*       –  -0.173*  -0.169*       –      –
+N=500 C=100 b=0.1 Beta(9,6)     0.094   0.099   0.016*  0.080*  0.062*  0.096*   0.034*   0.014*  0.056*      –
+N=500 C=100 b=equal Beta(9,6)   0.050   0.054   0.017*   0.057   0.059   0.065   0.047*    0.050   0.065  0.068
+N=500 C=500 b=0.1 Beta(9,6)     0.090   0.096   0.009*  0.077*  0.060*  0.094*  -0.003*  -0.016*  0.025*      –
+N=500 C=500 b=equal Beta(9,6)   0.047   0.049   0.013*   0.049   0.051   0.058   0.042*    0.047   0.069  0.071
+N=50 C=100 b=0.1 Beta(24,6)     0.325  0.342*  -0.121*       –       –       –        –        –       –      –
+N=50 C=100 b=equal Beta(24,6)   0.166   0.191  -0.055*  0.151*  0.146*       –  -0.077*  -0.071*       –      –
+N=50 C=500 b=0.1 Beta(24,6)     0.308  0.337*  -0.127*       –       –       –        –        –       –      –
+N=50 C=500 b=equal Beta(24,6)   0.163   0.202  -0.083*  0.150*  0.146*       –  -0.110*  -0.110*       –      –
+N=500 C=100 b=0.1 Beta(24,6)    0.064   0.066   0.003*  0.058*  0.044*  0.074*   0.003*  -0.005*  0.027*      –
+N=500 C=100 b=equal Beta(24,6)  0.035   0.036   0.007*  0.034*   0.038   0.043   0.021*   0.027*   0.041  0.043
+N=500 C=500 b=0.1 Beta(24,6)    0.060   0.064  -0.004*  0.048*  0.035*       –  -0.023*  -0.025*       –      –
+N=500 C=500 b=equal Beta(24,6)  0.032   0.033   0.004*  0.026*  0.030*  0.035*   0.007*   0.017*   0.032  0.038
+"""
+
+
+def _published_cells(text):
+    lines = [l for l in text.strip().splitlines() if l.startswith("N=")]
+    methods = next(l for l in text.splitlines() if l.startswith("method")).split()[1:]
+    for line in lines:
+        parts = line.split()
+        for method, v in zip(methods, parts[4:]):
+            yield " ".join(parts[:4]), method, v
+
+
+def published_default_summary() -> pd.DataFrame:
+    "The published default-mode table (inclusion, tightness) as a summary (n_runs = 200, '–' = a blanked cell)."
+    tight = {(label, m): v for label, m, v in _published_cells(PUBLISHED_DEFAULT_TIGHTNESS)}
+    rows = []
+    for label, method, v in _published_cells(PUBLISHED_DEFAULT):
+        t = tight[label, method]
+        rows.append({"setting": label, "method": method,
+                     "inclusion": np.nan if v == "–" else float(v.rstrip("*")) / 100,
+                     "tightness": np.nan if t == "–" else float(t.rstrip("*")),
+                     "n_runs": 200, "n_missing": 0 if v != "–" else 200,
+                     "rejected": pd.NA if v == "–" else v.endswith("*")})
+    return pd.DataFrame(rows)
+
+
+def load_runs(folder) -> pd.DataFrame:
+    "The saved runs of one mode (one pickle per setting)."
+    return pd.concat([pd.read_pickle(f) for f in sorted(Path(folder).glob("*.pkl"))], ignore_index=True)
+
+
+def mode_summary(runs: pd.DataFrame, mode: str) -> pd.DataFrame:
+    return summarize(runs, missing="strict", strict=["NB"] if mode == "reference" else False)
+
+
+def compare(folders):
+    """The paper's table beside each saved mode: inclusion (%) per cell with z = difference / SE, the cells outside
+    3 SE, and the average ranks over the complete rows. Markdown goes to bench/out/comparison.md."""
+    from ciauto.study import PAPER_SIMULATION_RANKS, compare_with_paper
+    lines = []
+    say = lambda text="": (print(text), lines.append(text))
+    modes = {}
+    if "published" in folders:  # the default-mode full run published in bench/README.md (200 runs)
+        folders = [f for f in folders if f != "published"]
+        modes["default (published, 200 runs)"] = (None, published_default_summary())
+    for folder in folders:
+        mode = "reference" if "reference" in str(folder) else "default"
+        runs = load_runs(folder)
+        n_runs = runs.groupby(["setting", "method"])["run"].nunique()
+        summary = mode_summary(runs, mode)
+        say(f"{mode}: {folder} ({runs.setting.nunique()} settings, {n_runs.min()}-{n_runs.max()} runs per cell)")
+        have = set(zip(summary.setting, summary.method))
+        published = published_default_summary()
+        fill = published[[(a, b) not in have and a in set(summary.setting)
+                          for a, b in zip(published.setting, published.method)]]
+        if len(fill):
+            say(f"  {len(fill)} cells not run in this mode (methods {sorted(set(fill.method))}) are taken from the "
+                "published default-mode run (200 runs); for BBC/BBC-F the modes differ only in the order statistic "
+                "(rank 50 or 51 of B = 1000)")
+            summary = pd.concat([summary, fill], ignore_index=True)
+            summary["rejected"] = summary["rejected"].astype("boolean")
+            summary.attrs.update(key="setting", coverage=0.95)
+        modes[mode] = (runs, summary)
+    if "reference" in modes:  # the ranks also with NaN runs dropped instead of blanking their cell
+        runs, summary = modes["reference"]
+        dropped = summarize(runs, missing="drop", strict=["NB"])
+        have = set(zip(dropped.setting, dropped.method))
+        extra = summary[[(a, b) not in have for a, b in zip(summary.setting, summary.method)]]
+        dropped = pd.concat([dropped, extra], ignore_index=True)
+        dropped["rejected"] = dropped["rejected"].astype("boolean")
+        dropped.attrs.update(key="setting", coverage=0.95)
+        dropped = dropped[dropped.setting.str.startswith("N=500 ")]  # the paper's 8 ranked rows
+        dropped.attrs.update(key="setting", coverage=0.95)
+        drop_ranks = average_ranks(dropped)
+    tables = {m: compare_with_paper(s) for m, (_, s) in modes.items()}
+    first = next(iter(tables.values()))
+    wide = first[["setting", "method", "inclusion_paper"]].copy()
+    for m, t in tables.items():
+        wide[f"{m}"] = t["inclusion_ciauto"].to_numpy()
+        wide[f"z {m}"] = t["z"].to_numpy()
+    say("\n### Inclusion per cell: the paper, ciauto in each mode, and the difference in standard errors (z)\n")
+    fmt = lambda v: "–" if pd.isna(v) else f"{v:.2f}"
+    header = "| setting | method | paper | " + " | ".join(f"{m} | z {m}" for m in tables) + " |"
+    say(header)
+    say("|" + " --- |" * (3 + 2 * len(tables)))
+    for _, r in wide.iterrows():
+        cells = " | ".join(f"{fmt(r[m])} | {fmt(r['z ' + m])}" for m in tables)
+        say(f"| {r.setting} | {r.method} | {fmt(r.inclusion_paper)} | {cells} |")
+    say("\n### Cells outside 3 SE (of the cells both tables report)\n")
+    for m, t in tables.items():
+        both = t[t.status == "both"]
+        say(f"- {m}: {int(both.outside.sum())} of {len(both)} outside 3 SE; cells the paper has and ciauto blanks: "
+            f"{int((t.status == 'paper only').sum())}; ciauto has and the paper blanks: "
+            f"{int((t.status == 'ciauto only').sum())}")
+        for _, r in both[both.outside].iterrows():
+            say(f"  - {r.setting} {r.method}: paper {r.inclusion_paper:.2f}, ciauto {r.inclusion_ciauto:.3f} "
+                f"(z = {r.z:+.1f})")
+    say("\n### Average ranks\n")
+    rank_rows = {"paper": pd.Series(PAPER_SIMULATION_RANKS)}
+    for m, (_, summary) in modes.items():
+        ranks = average_ranks(summary)
+        rank_rows[f"{m} ({len(ranks.attrs['rows_used'])} rows)"] = ranks.loc["Avg Rnk"]
+    if "reference" in modes:
+        rank_rows[f"reference, the paper's N = 500 rows, NaN runs dropped ({len(drop_ranks.attrs['rows_used'])} rows)"] = \
+            drop_ranks.loc["Avg Rnk"]
+    rank_table = pd.DataFrame(rank_rows).T[list(PAPER_SIMULATION_RANKS)]
+    say("| | " + " | ".join(rank_table.columns) + " |")
+    say("|" + " --- |" * (1 + rank_table.shape[1]))
+    for name, row in rank_table.iterrows():
+        say(f"| {name} | " + " | ".join(fmt(v) for v in row) + " |")
+    if "reference" in modes:
+        runs, _ = modes["reference"]
+        fell = runs[runs.reason.fillna("").str.startswith("fallback")]
+        say(f"\nMABT runs that used the DeLong fallback in reproduction mode: {len(fell)} of "
+            f"{int((runs.method == 'MABT').sum())}, by setting:")
+        say(fell.groupby("setting").size().to_string())
+        say("\nShare of runs whose bound has standard error 0 (perfectly separated eval rows: bound = estimate = 1 "
+            "whatever the level), by setting and method:")
+        runs = runs[runs.method.isin(["DL", "HM", "DL10p", "HM10p"])]
+        degenerate = runs.assign(zero=runs.reason.fillna("").str.startswith("standard error 0"))
+        say(degenerate.pivot_table(index="setting", columns="method", values="zero", aggfunc="mean")
+            .round(3).to_string())
+    OUT.mkdir(exist_ok=True)
+    (OUT / "comparison.md").write_text("\n".join(lines) + "\n")
+    return tables
+
+
+REAL_DATASETS = {"credit-g": 50, "phoneme": 50, "electricity": 500, "adult": 500}
+
+
+def real_data(n_splits: int, data_home: str, grid_sizes=(6, 12, 24), backend: str = "dask"):
+    """A small real-data study for real (the 'small' 6-configuration space, `n_splits` splits of four of the paper's
+    datasets, all ten methods, BBC/BBC-F B = 500) through joblib's Dask backend on a local 2-worker cluster, with its
+    measured cost; then one split of credit-g and electricity at 6, 12 and 24 configurations: how the cost grows."""
+    import contextlib
+
+    from joblib import parallel_backend
+
+    from ciauto.cvt import default_configurations
+    from ciauto.study import PAPER_DATASETS, run_real_data_study
+    if backend == "dask":
+        from dask.distributed import Client, LocalCluster
+        context = contextlib.ExitStack()
+        cluster = context.enter_context(LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                                     memory_limit="3GB", dashboard_address=None))
+        context.enter_context(Client(cluster))
+        context.enter_context(parallel_backend("dask"))
+    else:
+        context = contextlib.nullcontext()
+    small = default_configurations("small")
+    full = default_configurations()
+    by_family = {}
+    for c in full:  # spread a grid over the families: every family's first, second, ... configuration
+        by_family.setdefault(c.family, []).append(c)
+    spread = [c for rank in range(max(map(len, by_family.values()))) for cs in by_family.values()
+              for c in cs[rank:rank + 1]]
+    with context:
+        start = time.perf_counter()
+        runs = run_real_data_study(list(REAL_DATASETS), train_size=REAL_DATASETS, n_splits=n_splits,
+                                   configurations=small, random_state=7, n_jobs=-1, progress=False,
+                                   data_home=data_home)
+        wall = time.perf_counter() - start
+        OUT.mkdir(exist_ok=True)
+        runs.to_pickle(OUT / f"real_small_{n_splits}.pkl")
+        print(f"real-data study: {len(REAL_DATASETS)} datasets x {n_splits} splits x {len(small)} configurations, "
+              f"10 methods: {wall:.0f} s wall on 2 Dask workers ({wall / (len(REAL_DATASETS) * n_splits):.1f} s "
+              f"per split, {2 * wall / 3600:.3f} core-hours)")
+        for value in ("inclusion", "tightness"):
+            summary = summarize(runs)
+            print(paper_table(summary, value, ranks=average_ranks(summary)).to_string())
+        growth = []
+        for size in grid_sizes:
+            grid = small if size == len(small) else spread[:size]
+            for name in ("credit-g", "electricity"):
+                start = time.perf_counter()
+                run_real_data_study([name], train_size=PAPER_DATASETS[name], n_splits=1, configurations=grid,
+                                    random_state=8, n_jobs=1, progress=False, data_home=data_home)
+                growth.append({"dataset": name, "configurations": size, "seconds": time.perf_counter() - start})
+        growth = pd.DataFrame(growth).pivot(index="configurations", columns="dataset", values="seconds")
+        growth["ratio to the first"] = growth.mean(axis=1) / growth.mean(axis=1).iloc[0]
+        print("one split, one process: seconds by grid size (cost grows with the grid: CVT fits C x F models)")
+        print(growth.to_string(float_format=lambda v: f"{v:.2f}"))
+    return runs, growth
+
+
+def quick():
+    "Smoke mode: two tiny settings in both modes, and one timing point (ratios only, no claims)."
+    settings = [dict(beta_a=24, beta_b=6, n_samples=100, n_configurations=20),
+                dict(beta_a=9, beta_b=6, n_samples=100, n_configurations=20, balance=0.1)]
+    options = {"BBC": {"n_bootstraps": 100}, "BBC-F": {"n_bootstraps": 100}, "BT": {"n_bootstraps": 200},
+               "BT10p": {"n_bootstraps": 200}, "MABT": {"n_bootstraps": 200}}
+    ref = reference_options(PAPER_METHODS)
+    ref["method_options"] = {m: {**o, **options.get(m, {})} for m, o in ref["method_options"].items()}
+    for mode, kwargs in (("default", {"method_options": options}), ("reference", ref)):
+        start = time.perf_counter()
+        runs = run_simulation_study(settings, n_runs=2, random_state=0, progress=False, **kwargs)
+        print(f"quick {mode}: {len(runs)} records in {time.perf_counter() - start:.1f} s; "
+              f"summed method seconds ratio BBC / BBC-F = "
+              f"{runs[runs.method == 'BBC'].seconds.sum() / runs[runs.method == 'BBC-F'].seconds.sum():.2f}")
+    timing(1, grid=dict(n_samples=(200,), n_configurations=(5,), n_folds=(3,)))
+    cpu_timing(1, sizes=((200, 5, 3),))
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="smoke mode (seconds)")
     parser.add_argument("--full", action="store_true", help="run the whole simulation study (16 x 200 x 10)")
+    parser.add_argument("--reproduce", type=int, default=0, help="runs per setting of the two-mode study")
+    parser.add_argument("--modes", nargs="+", default=["reference", "default"])
+    parser.add_argument("--n-jobs", type=int, default=1)
+    parser.add_argument("--reverse", action="store_true", help="work through the grid from its last setting")
+    parser.add_argument("--methods", nargs="+", default=None, help="a subset of the methods (default: all ten)")
+    parser.add_argument("--tag", default="", help="suffix of the output folder")
+    parser.add_argument("--compare", nargs="+", default=None, help="folders of saved runs to compare with the paper")
+    parser.add_argument("--real-data", type=int, default=0, help="splits of the small real-data study")
+    parser.add_argument("--cpu-timing", action="store_true", help="BBC vs BBC-F in CPU seconds, per call and per bootstrap")
+    parser.add_argument("--data-home", default=os.environ.get("CIAUTO_DATA", "../shared/data"))
     parser.add_argument("--runs", type=int, default=4, help="runs per setting in the slice (default 4)")
     parser.add_argument("--timing-repeats", type=int, default=10, help="repetitions per timing point (paper: 100)")
     args = parser.parse_args()
+    if args.quick:
+        quick()
+        raise SystemExit
+    if args.reproduce:
+        reproduce(args.reproduce, args.modes, args.n_jobs, reverse=args.reverse, methods=args.methods,
+                  tag=args.tag)
+        raise SystemExit
+    if args.compare:
+        compare(args.compare)
+        raise SystemExit
+    if args.cpu_timing:
+        cpu_timing()
+        raise SystemExit
+    if args.real_data:
+        real_data(args.real_data, args.data_home)
+        raise SystemExit
     slice_study(args.runs)
     timing(args.timing_repeats)
     if args.full:

@@ -30,17 +30,21 @@ from .simulation import paper_settings, simulate_predictions
 # %% auto #0
 __all__ = ['RUN_COLUMNS', 'AVERAGE_ROW', 'PAPER_METHODS', 'SELECTION_OPTIONS', 'SETTING_FIELDS', 'SETTING_DEFAULTS',
            'SETTING_COLUMNS', 'SIMULATION_OPTIONS', 'PAPER_DATASETS', 'TIMING_GRID', 'TIMING_DEFAULTS',
-           'coverage_pvalue', 'summarize', 'competition_ranks', 'average_ranks', 'MethodOutput', 'StudyMethod',
-           'register_method', 'unregister_method', 'list_methods', 'get_method', 'StudyRun', 'bbc_bound',
-           'bbc_folds_bound', 'naive_bound', 'reference_options', 'apply_methods', 'run_simulation_study',
-           'tightness_ratios', 'selected_performance', 'stratified_train_indices', 'run_real_data_study',
-           'timing_study', 'timing_summary', 'paper_table', 'plot_inclusion_tightness', 'plot_ranks', 'plot_timing']
+           'PAPER_SIMULATION_RANKS', 'coverage_pvalue', 'summarize', 'competition_ranks', 'average_ranks',
+           'MethodOutput', 'StudyMethod', 'register_method', 'unregister_method', 'list_methods', 'get_method',
+           'StudyRun', 'bbc_bound', 'bbc_folds_bound', 'naive_bound', 'reference_options', 'apply_methods',
+           'run_simulation_study', 'tightness_ratios', 'selected_performance', 'stratified_train_indices',
+           'run_real_data_study', 'timing_study', 'timing_summary', 'paper_table', 'plot_inclusion_tightness',
+           'plot_ranks', 'plot_timing', 'paper_simulation_table', 'compare_with_paper']
 
 # %% ../nbs/06_study.ipynb #338dd329
 RUN_COLUMNS = ("setting", "run", "method", "bound", "truth", "included", "selected", "seconds", "reason")
 
 
-def coverage_pvalue(n_included: int, n_runs: int, coverage: float = 0.95) -> float:
+def coverage_pvalue(n_included: int, # runs whose bound included the truth
+                    n_runs: int, # runs with a bound
+                    coverage: float = 0.95, # the nominal inclusion
+                   ) -> float:
     "Exact one-sided binomial p-value of 'coverage is lower than `coverage`': P(X <= k), X ~ Bin(n, coverage)."
     if n_runs == 0:
         return float("nan")
@@ -179,7 +183,10 @@ def competition_ranks(keys) -> np.ndarray:
     return np.array([1 + sum(other < k for other in keys) for k in keys])
 
 
-def average_ranks(summary: pd.DataFrame, *, coverage: float | None = None) -> pd.DataFrame:
+def average_ranks(summary: pd.DataFrame, # the output of `summarize`
+                  *,
+                  coverage: float | None = None, # nominal inclusion (default: the summary's own, 0.95)
+                 ) -> pd.DataFrame:
     """Per-row ranks of the methods by the paper's rule and their average (last row, "Avg Rnk").
 
     Only rows in which every method has a result are ranked. Within a row: methods not rejected by the binomial
@@ -241,9 +248,15 @@ _METHODS: dict[str, StudyMethod] = {}
 PAPER_METHODS = ("BBC", "BBC-F", "NB", "DL", "HM", "BT", "DL10p", "HM10p", "BT10p", "MABT")
 
 
-def register_method(name: str, func: Callable | None = None, *, binary_only: bool = False,
-                    uses_selection: bool = False, defaults: dict | None = None, description: str = "",
-                    replace: bool = False):
+def register_method(name: str, # the method's name in the runs table (or, bare decorator, the function itself)
+                    func: Callable | None = None, # `func(run, *, alpha, random_state, **options)`; None: decorator
+                    *,
+                    binary_only: bool = False, # record NaN on multiclass rows instead of calling `func`
+                    uses_selection: bool = False, # compute the shared learn/eval selection before (outside the timing)
+                    defaults: dict | None = None, # default options passed to `func`
+                    description: str = "", # one line for `get_method`'s repr (default: the docstring's first line)
+                    replace: bool = False, # overwrite a method of the same name
+                   ):
     """Register `func(run, *, alpha, random_state, **options) -> MethodOutput | (bound, selected[, reason])` under
     `name`. Usable as a decorator (`@register_method("name")`, or bare to use the function's name). `uses_selection=True` makes the study compute the learn/eval selection first
     (outside the method's timing); `binary_only=True` records NaN on multiclass rows instead of calling it."""
@@ -497,7 +510,13 @@ def _check_method_options(method_options, methods) -> dict:
     return method_options
 
 
-def apply_methods(run: StudyRun, methods, *, alpha: float = 0.05, seed=None, method_options=None) -> list[dict]:
+def apply_methods(run: StudyRun, # one run: Π, labels, folds, truth
+                  methods, # registered method names (or `StudyMethod`s)
+                  *,
+                  alpha: float = 0.05, # one-sided level, in (0, 1)
+                  seed=None, # the run's seed: each method gets its own keyed child stream
+                  method_options=None, # {method: {option: value}}
+                 ) -> list[dict]:
     """Apply `methods` to one `StudyRun`: one record per method with bound, truth (of the configuration the method
     selected), included (truth >= bound), selected, seconds (the method's own call) and reason (why NaN)."""
     methods = _resolve_methods(methods, None)
@@ -674,7 +693,10 @@ def run_simulation_study(
                        simulation_options=simulation_options)
 
 # %% ../nbs/06_study.ipynb #e2333334
-def tightness_ratios(summary: pd.DataFrame, *, reference: str = "BBC") -> pd.DataFrame:
+def tightness_ratios(summary: pd.DataFrame, # the output of `summarize`
+                     *,
+                     reference: str = "BBC", # the method whose tightness is the denominator
+                    ) -> pd.DataFrame:
     "Tightness of every method divided by the `reference` method's, in each complete row (the paper's Figure 2)."
     ranks = average_ranks(summary)
     key = summary.attrs.get("key") or _row_key(summary, None)
@@ -687,7 +709,10 @@ def tightness_ratios(summary: pd.DataFrame, *, reference: str = "BBC") -> pd.Dat
     return out.reset_index(drop=True)
 
 
-def selected_performance(runs: pd.DataFrame, *, rows=None) -> pd.Series:
+def selected_performance(runs: pd.DataFrame, # a runs table
+                         *,
+                         rows=None, # row labels to average over (default: the complete rows of the summary)
+                        ) -> pd.Series:
     """Mean truth of each method's selected configuration over `rows` (default: the complete rows of the summary
     with the runs' own missing rule), i.e. how good the model each selection rule delivers is."""
     runs = _check_runs(runs)
@@ -774,18 +799,31 @@ def _real_data_task(name, X, codes, train_size, split, seed, configurations, met
     return [{"setting": name, **describe, "run": split, **r} for r in records]
 
 
-def run_real_data_study(datasets, *, train_size, n_splits: int = 100, configurations=None, methods=None,
-                        alpha: float = 0.05, n_bootstraps: int = 500, n_folds: int | None = None, random_state=None,
-                        n_jobs: int | None = None, progress: bool = True, method_options: dict | None = None,
-                        selection_options: dict | None = None, data_home=None) -> pd.DataFrame:
+def run_real_data_study(
+    datasets, # dataset names from `ciauto.datasets.list_datasets()`, e.g. `list(PAPER_DATASETS)`
+    *,
+    train_size, # training rows: an int, or a {dataset: size} dict such as `PAPER_DATASETS`
+    n_splits: int = 100, # stratified train/holdout splits per dataset (the paper: 100)
+    configurations=None, # the CVT grid: a list of configurations, "small"/"full", or None (`default_configurations()`)
+    methods=None, # registered method names (default: the paper's ten)
+    alpha: float = 0.05, # one-sided level of every bound, in (0, 1)
+    n_bootstraps: int = 500, # B for BBC and BBC-F (the reference's 500 on real data)
+    n_folds: int | None = None, # CVT folds (default: the fold rule of `ciauto.cvt`)
+    random_state=None, # None, int >= 0, `SeedSequence` or `Generator`: the root of every split's keyed seed
+    n_jobs: int | None = None, # joblib workers over splits (any backend; `parallel_backend("dask")` for a cluster)
+    progress: bool = True, # show a tqdm bar over the splits
+    method_options: dict | None = None, # {method: {option: value}}
+    selection_options: dict | None = None, # options of `learn_eval_selection`
+    data_home=None, # where the datasets are read from (see `ciauto.datasets.load_dataset`)
+    simulation_options: dict | None = None, # accepted (and unused: nothing is simulated) so `**reference_options()` works
+    strict_inclusion=(), # method names scored truth > bound; stored for `summarize`
+) -> pd.DataFrame:
     """The paper's real-data study: for each dataset and each of `n_splits` stratified train/holdout splits, CVT on
     the training subset, every method on its Π, and the holdout AUC of each method's selected configuration as its
     truth. Same columns as `run_simulation_study` (the row label `setting` is the dataset name), plus dataset,
-    train_size and n_holdout.
-
-    `datasets`: names from `ciauto.datasets.list_datasets()` (e.g. `list(PAPER_DATASETS)`); `train_size`: an int or
-    a {dataset: size} dict (e.g. `PAPER_DATASETS`); `configurations`: a list for CVT (default
-    `default_configurations()`, or "small"/"full"); `n_bootstraps`: B for BBC and BBC-F (500)."""
+    train_size and n_holdout."""
+    _check_simulation_options(simulation_options)
+    strict_inclusion = _check_strict(strict_inclusion)
     sizes = _train_sizes(datasets, train_size)
     available = _available_tables(data_home)
     unknown = [d for d in sizes if d not in set(available["name"])]
@@ -813,7 +851,8 @@ def run_real_data_study(datasets, *, train_size, n_splits: int = 100, configurat
         arguments += [(name, X, codes, size, split, _keyed_child(root, name, size, split), configurations, methods,
                        alpha, method_options, n_folds, selection_options) for split in range(n_splits)]
     records = _execute(_real_data_task, arguments, n_jobs=n_jobs, progress=progress, desc="real-data splits")
-    return _runs_frame(records, ["setting", "dataset", "train_size", "n_holdout"], missing="drop")
+    return _runs_frame(records, ["setting", "dataset", "train_size", "n_holdout"], missing="drop",
+                       strict=list(strict_inclusion))
 
 # %% ../nbs/06_study.ipynb #793e981b
 TIMING_GRID = {"n_samples": (50, 100, 250, 500, 1000, 5000, 10000), "n_configurations": (5, 10, 20, 50, 100, 250),
@@ -821,10 +860,17 @@ TIMING_GRID = {"n_samples": (50, 100, 250, 500, 1000, 5000, 10000), "n_configura
 TIMING_DEFAULTS = {"n_samples": 500, "n_configurations": 5, "n_folds": 3}
 
 
-def timing_study(*, n_samples=TIMING_GRID["n_samples"], n_configurations=TIMING_GRID["n_configurations"],
-                 n_folds=TIMING_GRID["n_folds"], defaults: dict | None = None, n_repeats: int = 100,
-                 n_bootstraps: int = 200, methods=("BBC", "BBC-F"), random_state=None,
-                 progress: bool = True) -> pd.DataFrame:
+def timing_study(*,
+                 n_samples=TIMING_GRID["n_samples"], # values of N to time (others at their defaults)
+                 n_configurations=TIMING_GRID["n_configurations"], # values of C to time
+                 n_folds=TIMING_GRID["n_folds"], # values of F to time
+                 defaults: dict | None = None, # the fixed N, C, F (N=500, C=5, F=3)
+                 n_repeats: int = 100, # timed calls per point (the paper: 100)
+                 n_bootstraps: int = 200, # B of BBC and BBC-F (the reference's timing used 200)
+                 methods=("BBC", "BBC-F"), # registered methods to time
+                 random_state=None, # None, int >= 0, `SeedSequence` or `Generator`
+                 progress: bool = True, # show a tqdm bar
+                ) -> pd.DataFrame:
     """Seconds per call of each method, varying one factor at a time (N, C, F) around `defaults` (N=500, C=5, F=3).
     One row per factor × value × method × repeat: factor, value, n_samples, n_configurations, n_folds, method,
     repeat, seconds. Runs in this process, one call at a time (timings must not compete for cores)."""
@@ -878,8 +924,13 @@ def timing_summary(timings: pd.DataFrame) -> pd.DataFrame:
     return table
 
 # %% ../nbs/06_study.ipynb #d18a5849
-def paper_table(summary: pd.DataFrame, value: str = "inclusion", *, ranks: pd.DataFrame | None = None,
-                decimals: int | None = None, mark_rejected: bool = True) -> pd.DataFrame:
+def paper_table(summary: pd.DataFrame, # the output of `summarize`
+                value: str = "inclusion", # the summary column to lay out (inclusion in %, tightness, mean_bound, ...)
+                *,
+                ranks: pd.DataFrame | None = None, # `average_ranks(summary)` for the "Avg Rnk" row
+                decimals: int | None = None, # decimals (default 1 for %, 3 otherwise)
+                mark_rejected: bool = True, # append "*" to cells rejected by the binomial test
+               ) -> pd.DataFrame:
     """Settings × methods table of one summary column (`inclusion` in %, `tightness`, `mean_bound`, ...) as strings,
     with "–" for missing cells, "*" on rejected methods, and the average-rank row from `average_ranks`."""
     if value not in summary.columns:
@@ -961,3 +1012,74 @@ def plot_timing(timings: pd.DataFrame, *, axes=None):
         ax.set(xscale="log", yscale="log", xlabel=labels.get(factor, factor), ylabel="seconds (median)")
         ax.legend(fontsize="small")
     return axes
+
+# %% ../nbs/06_study.ipynb #5e1a0002
+_PAPER_SIMULATION_TEXT = """
+24 6 500 100 0.1   0.99 (0.07) 0.98 (0.07) 0.90 (0.06) 0.86 (0.04) 0.93 (0.08) 0.54 (0.00) 0.26 (-0.02) 0.75 (0.03) 0.81 (0.04) 0.55 (0.00)
+24 6 500 100 0.5   1.00 (0.04) 0.98 (0.04) 0.91 (0.04) 0.90 (0.03) 0.95 (0.05) 0.79 (0.02) 0.49 (0.00) 0.93 (0.04) 0.93 (0.04) 0.75 (0.01)
+24 6 500 500 0.1   1.00 (0.06) 0.98 (0.07) 0.86 (0.05) 0.83 (0.03) 0.90 (0.06) 0.31 (-0.01) 0.12 (-0.03) 0.68 (0.01) 0.82 (0.03) 0.42 (0.00)
+24 6 500 500 0.5   0.98 (0.03) 0.98 (0.03) 0.88 (0.03) 0.88 (0.03) 0.94 (0.04) 0.67 (0.01) 0.32 (-0.01) 0.97 (0.04) 0.98 (0.04) 0.69 (0.00)
+24 6 50 100 0.1    0.99 (0.31) 0.92 (0.32) - - - - - - - -
+24 6 50 100 0.5    1.00 (0.16) 1.00 (0.20) 0.73 (0.14) 0.72 (0.10) - 0.10 (-0.09) 0.06 (-0.10) - - -
+24 6 50 500 0.1    0.97 (0.32) 0.93 (0.35) - - - - - - - -
+24 6 50 500 0.5    1.00 (0.17) 0.97 (0.21) 0.79 (0.17) 0.77 (0.13) - 0 (-0.11) 0 (-0.11) - - -
+9 6 500 100 0.1    0.97 (0.09) 0.98 (0.09) 0.83 (0.06) 0.70 (0.03) 0.86 (0.07) 0.71 (0.03) 0.31 (-0.03) 0.82 (0.06) 0.83 (0.06) 0.67 (0.01)
+9 6 500 100 0.5    0.98 (0.05) 0.96 (0.05) 0.89 (0.05) 0.84 (0.04) 0.93 (0.06) 0.91 (0.04) 0.57 (0.00) 0.95 (0.06) 0.95 (0.06) 0.79 (0.01)
+9 6 500 500 0.1    0.97 (0.09) 0.97 (0.09) 0.89 (0.08) 0.84 (0.05) 0.91 (0.10) 0.61 (0.02) 0.24 (-0.03) 0.82 (0.06) 0.85 (0.06) 0.62 (0.01)
+9 6 500 500 0.5    0.99 (0.04) 0.99 (0.05) 0.92 (0.04) 0.87 (0.03) 0.96 (0.05) 0.88 (0.03) 0.39 (-0.01) 0.97 (0.06) 0.96 (0.06) 0.74 (0.01)
+9 6 50 100 0.1     1.00 (0.43) 0.98 (0.46) - - - - - - - -
+9 6 50 100 0.5     0.99 (0.22) 0.98 (0.25) 0.82 (0.19) 0.75 (0.12) - 0.43 (-0.04) 0.2 (-0.11) - - -
+9 6 50 500 0.1     0.99 (0.42) 0.95 (0.44) - - - - - - - -
+9 6 50 500 0.5     1.00 (0.22) 0.99 (0.25) 0.74 (0.16) 0.70 (0.10) - 0.04 (-0.18) 0.01 (-0.19) - - -
+"""
+_PAPER_TABLE_METHODS = ("BBC", "BBC-F", "DL", "HM", "BT", "DL10p", "HM10p", "BT10p", "MABT", "NB")
+PAPER_SIMULATION_RANKS = {"BBC": 1.00, "BBC-F": 2.13, "DL": 5.13, "HM": 6.63, "BT": 3.38, "DL10p": 8.00,
+                          "HM10p": 10.00, "BT10p": 5.00, "MABT": 5.00, "NB": 8.50}
+
+
+def paper_simulation_table() -> pd.DataFrame:
+    """The paper's simulation table (Table 2 of Paraschakis et al.), one row per setting × method: `inclusion` and
+    `tightness` as printed (two decimals; NaN for "-"), with the setting labels of `run_simulation_study`.
+    `PAPER_SIMULATION_RANKS` holds its "Avg Rnk" row."""
+    rows = []
+    for line in _PAPER_SIMULATION_TEXT.strip().splitlines():
+        a, b, n, c, balance, *cells = line.split()
+        values, i = [], 0
+        while i < len(cells):  # "0.99 (0.07)" or "-"
+            if cells[i] == "-":
+                values.append((np.nan, np.nan)); i += 1
+            else:
+                values.append((float(cells[i]), float(cells[i + 1].strip("()")))); i += 2
+        setting = {"beta_a": float(a), "beta_b": float(b), "n_samples": int(n), "n_configurations": int(c),
+                   "balance": 0.1 if balance == "0.1" else "equal", "n_classes": 2}
+        for method, (inclusion, tight) in zip(_PAPER_TABLE_METHODS, values):
+            rows.append({"setting": _setting_label(setting), "method": method, "inclusion": inclusion,
+                         "tightness": tight})
+    return pd.DataFrame(rows)
+
+
+def compare_with_paper(
+    summary: pd.DataFrame, # a `summarize` table of the simulation study (setting labels of `run_simulation_study`)
+    paper: pd.DataFrame | None = None, # the paper's cells (default `paper_simulation_table()`)
+    *,
+    n_paper: int = 200, # runs per cell behind the paper's values
+    limit: float = 3.0, # |z| above which a cell counts as a deviation
+) -> pd.DataFrame:
+    """Per setting × method: the paper's and ciauto's inclusion and tightness, the difference in inclusion, its
+    standard error and z, `outside` (|z| > limit) and `status` ("both", "paper only", "ciauto only", "neither")."""
+    paper = paper_simulation_table() if paper is None else paper
+    ours = summary[["setting", "method", "inclusion", "tightness", "n_runs", "n_missing"]].copy()
+    table = paper.merge(ours, on=["setting", "method"], how="left", suffixes=("_paper", "_ciauto"))
+    n = (table["n_runs"] - table["n_missing"]).astype(float)
+    p_hat, p_ref = table["inclusion_ciauto"].astype(float), table["inclusion_paper"].astype(float)
+    pooled = (p_hat * n + p_ref * n_paper) / (n + n_paper)
+    half = 0.5 / (n + n_paper)
+    pooled = pooled.clip(lower=half, upper=1 - half)
+    table["difference"] = p_hat - p_ref
+    table["se"] = np.sqrt(pooled * (1 - pooled) * (1 / n + 1 / n_paper) + 0.01**2 / 12)
+    table["z"] = table["difference"] / table["se"]
+    table["outside"] = table["z"].abs() > limit
+    has_paper, has_ours = p_ref.notna(), p_hat.notna()
+    table["status"] = np.select([has_paper & has_ours, has_paper, has_ours], ["both", "paper only", "ciauto only"],
+                                "neither")
+    return table
