@@ -472,9 +472,11 @@ def balanced_accuracy(y_true,               # true labels
                      ) -> float:            # mean per-class recall, in [0, 1]
     "Mean over the classes present in `y_true` (with positive weight) of the weighted recall."
     truth, pred, w = _label_inputs(y_true, y_pred, sample_weight)
-    recalls = [np.sum(w[truth == c] * (pred[truth == c] == c)) / np.sum(w[truth == c])
-               for c in np.unique(truth) if np.sum(w[truth == c]) > 0]
-    return float(np.mean(recalls))
+    codes = np.unique(truth, return_inverse=True)[1]  # one pass per call, not one per class
+    total = np.bincount(codes, weights=w)
+    hits = np.bincount(codes, weights=w * (truth == pred), minlength=total.size)
+    present = total > 0
+    return float(np.mean(hits[present] / total[present]))
 
 # %% ../nbs/00_metrics.ipynb #09972fa1
 def _regression_inputs(y_true, y_pred, sample_weight):
