@@ -1,6 +1,8 @@
-"""Benchmark of ciauto.conformal: calibration bands, conformal metrics against sklearn's roc_auc_score, and the
-Monte Carlo calibration.
+"""Benchmark of ciauto.conformal and ciauto.prediction_sets: calibration bands, conformal metrics against sklearn's
+roc_auc_score, the Monte Carlo calibration (and its n_jobs speed-up), and split-conformal prediction sets against a
+straightforward per-point loop.
 
+    python bench/conformal.py --quick  # smoke mode (seconds): small sizes, one repeat
     python bench/conformal.py          # n, M in {1e3, 1e4, 1e5}; Monte Carlo at n = 1e3
     python bench/conformal.py --full   # n, M in {1e3, ..., 1e6}; Monte Carlo at n = 1e3 and 1e4
 
@@ -15,7 +17,7 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import roc_auc_score
 
-from ciauto import conformal
+from ciauto import conformal, prediction_sets
 
 
 def best_time(func, repeats):
@@ -46,6 +48,7 @@ def bench_bands(sizes, repeats):
 
 def bench_metrics(sizes, repeats, seed=0):
     rng = np.random.default_rng(seed)
+    conformal.conformal_metrics(rng.normal(size=10), rng.normal(size=10))  # compile the numba PR kernels first
     rows = []
     for n in sizes:
         for M in sizes:
@@ -83,20 +86,83 @@ def bench_monte_carlo(sizes, n_simulations=10_000, delta=0.05, seed=0):
     return pd.DataFrame(rows)
 
 
+def bench_monte_carlo_jobs(n, n_simulations, delta=0.05, seed=0):
+    "The same Monte Carlo band with n_jobs = 1 and 2 (threads): identical bands, and the speed-up."
+    times, bands = {}, {}
+    for n_jobs in (1, 2):
+        conformal._build_band_cached.cache_clear()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            start = time.perf_counter()
+            bands[n_jobs] = conformal.calibration_band(n, delta, method="monte_carlo", n_simulations=n_simulations,
+                                                       random_state=seed, n_jobs=n_jobs)
+            times[n_jobs] = time.perf_counter() - start
+    assert np.array_equal(bands[1], bands[2]), "n_jobs changed the band"
+    return pd.DataFrame([{"n": n, "n_simulations": n_simulations, "n_jobs=1 s": times[1], "n_jobs=2 s": times[2],
+                          "ratio (2 jobs / 1 job)": times[2] / times[1], "identical": True}])
+
+
+def loop_aps_sets(cal, y, test, alpha, u_cal, u_test):
+    "The straightforward reference: APS scores point by point and class by class in Python."
+    def score(p, label, u):
+        order = sorted(range(len(p)), key=lambda j: (-p[j], j))
+        rank = order.index(label)
+        return sum(p[j] for j in order[:rank]) + u * p[label]
+
+    r = sorted(score(cal[i], y[i], u_cal[i]) for i in range(len(y)))
+    k = int(np.ceil((len(r) + 1) * (1 - alpha)))
+    q = r[k - 1]
+    return np.array([[score(test[i], j, u_test[i]) <= q for j in range(test.shape[1])] for i in range(len(test))])
+
+
+def bench_prediction_sets(sizes, n_classes=10, n_calibration=1000, alpha=0.1, seed=0, loop_limit=2000):
+    "Randomised APS sets for m test points: conformal_sets against the per-point loop (run up to loop_limit rows)."
+    rng = np.random.default_rng(seed)
+    rows = []
+    for m in sizes:
+        probs = rng.dirichlet(np.ones(n_classes), n_calibration + m)
+        labels = rng.integers(0, n_classes, n_calibration + m)
+        cal, test, y = probs[:n_calibration], probs[n_calibration:], labels[:n_calibration]
+        start = time.perf_counter()
+        ours = prediction_sets.conformal_sets(cal, y, test, method="aps", randomized=True, alpha=alpha,
+                                              random_state=seed)
+        seconds = time.perf_counter() - start
+        row = {"n_calibration": n_calibration, "m_test": m, "K": n_classes, "conformal_sets_s": seconds}
+        if m <= loop_limit:
+            g = np.random.default_rng(np.random.SeedSequence(seed))
+            u_cal, u_test = g.random(n_calibration), g.random(m)
+            start = time.perf_counter()
+            reference = loop_aps_sets(cal, y, test, alpha, u_cal, u_test)
+            row["loop_s"] = time.perf_counter() - start
+            row["ratio (ours / loop)"] = seconds / row["loop_s"]
+            row["identical"] = bool(np.array_equal(ours.sets, reference))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--full", action="store_true", help="up to n = M = 1e6 and the Monte Carlo band at n = 1e4")
+    parser.add_argument("--quick", action="store_true", help="smoke mode: small sizes, one repeat (seconds)")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     sizes = [10**3, 10**4, 10**5, 10**6] if args.full else [10**3, 10**4, 10**5]
+    if args.quick:
+        sizes, args.repeats = [10**3, 10**4], 1
     pd.set_option("display.width", 200)
     print("Band construction, seconds (no cache):")
     print(bench_bands(sizes, args.repeats).to_string(float_format=lambda x: f"{x:.4f}"))
     print("\nMetrics (band cached) against roc_auc_score on the same data:")
     print(bench_metrics(sizes, args.repeats).to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     print("\nMonte Carlo calibration, 10 000 simulations, delta = 0.05, seed 0:")
-    print(bench_monte_carlo([10**3, 10**4] if args.full else [10**3]).to_string(
+    print(bench_monte_carlo([300] if args.quick else [10**3, 10**4] if args.full else [10**3]).to_string(
         index=False, float_format=lambda x: f"{x:.3f}"))
+    print("\nMonte Carlo calibration with n_jobs = 1 and 2 (threads; the band must be identical):")
+    mc_n, mc_r = (300, 2_000) if args.quick else (10**4, 10_000) if args.full else (10**3, 10_000)
+    print(bench_monte_carlo_jobs(mc_n, mc_r).to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    print("\nRandomised APS prediction sets (K = 10, n = 1000) against a per-point Python loop:")
+    ps_sizes = [200, 1000] if args.quick else [10**3, 10**4, 10**5, 10**6] if args.full else [10**3, 10**4, 10**5]
+    print(bench_prediction_sets(ps_sizes).to_string(index=False, float_format=lambda x: f"{x:.4f}"))
 
 
 if __name__ == "__main__":

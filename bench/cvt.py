@@ -1,51 +1,40 @@
-"""Benchmark of ciauto.cvt: CVT wall time with n_jobs=1 and 2 against a straightforward reference loop.
+"""Benchmark of ciauto.cvt: full CVT vs BBCD-CV early dropping vs the winner's fits alone, shared preprocessing, and
+the quality of the winner with and without dropping over repeated held-out splits.
 
-Run from the repo root:  python bench/cvt.py [--quick] [--full-adult] [--adult-rows N] [--out bench/out]
+Run from the repo root:  python bench/cvt.py [--quick] [--adult-rows N] [--splits K] [--n-jobs 2] [--out bench/out]
 
-Each comparison times, on the same folds and seeds:
-  cvt n=1    `cross_validate_configurations(..., n_jobs=1)`;
-  cvt n=2    `cross_validate_configurations(..., n_jobs=2)` (asserted to give identical predictions);
-  reference  (small grid on credit-g) a plain loop, one scikit-learn `cross_val_predict` per configuration,
-             asserted to give the same predictions.
-Default: credit-g and a stratified 10 000-row sample of adult with the small grid; the full grid (81 configurations)
-fitted once per configuration on 9/10 of adult (one tenth of its CVT cost, per-configuration fit times); credit-g with
-the full grid, n_jobs 1 vs 2; how cost grows with the rows (adult, small grid, 2 500 / 5 000 / 10 000 rows).
---quick: only the small-grid runs and the growth.  --full-adult: also the full grid on adult, n_jobs 1 vs 2 (hours
-on 2 busy cores).  The machine is shared, so read the ratios, not the absolute seconds.
+Side by side in one run, on the same folds and seeds (random_state):
+  full      `cross_validate_configurations(..., drop=None)`: every configuration on every fold;
+  bbcd      the same with `drop="bbcd"` (threshold 0.99, 1000 bootstraps: the paper's settings);
+  winner    the CV winner's own F fits alone: the limit of any dropping scheme.
+The dropping run must be a subset of the full run (same predictions on the folds it did) and must equal the BBCD
+rule replayed on the full run's matrix: that replay (public `bbcd_worse_fraction`, the documented seeds) gives the
+quality study its dropping result without refitting.
+Shared preprocessing: on one fold, fitting each configuration's preprocessing + selector (81 fits on the full grid)
+against fitting each distinct prefix once (3 fits); bit-identical predictions are checked on the small grid.
+Quality: K random 70/30 splits of credit-g; on each, full CVT on the 70 %, the winner with and without dropping
+refit and scored on the 30 % (held-out ROC AUC), and BBC's estimate on the full matrix and on the survivors.
+Default: credit-g (1 000 rows), then K = 3 quality splits, then a stratified adult sample (--adult-rows, default
+1 000), all with the full grid (81 configurations), n_jobs=2.  --quick: the small grid on a 300-row credit-g
+sample, one split, n_jobs=1 (a smoke test).
+The machine is shared, so read the ratios, not the absolute seconds.
 """
 import argparse
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
-from sklearn.model_selection import cross_val_predict
+from joblib import hash as joblib_hash
+from sklearn.pipeline import Pipeline
 from threadpoolctl import threadpool_limits
 
-from ciauto.cvt import _encode_labels, _seeded, cross_validate_configurations, default_configurations
+from ciauto.bbc import bbc
+from ciauto.cvt import (bbcd_worse_fraction, cross_validate_configurations, default_configurations, predict_scores,
+                        seeded_estimator)
 from ciauto.datasets import load_dataset
-
-
-def adult_sample(n_rows, seed=0):
-    X, y = load_dataset("adult")
-    keep = y.groupby(y).sample(frac=n_rows / len(y), random_state=seed).index
-    return X.loc[keep].reset_index(drop=True), y.loc[keep].reset_index(drop=True)
-
-
-def reference_loop(X, y, configurations, folds, seed):
-    "The straightforward way: one scikit-learn cross_val_predict per configuration, the same folds and seeds."
-    codes, _ = _encode_labels(y.to_numpy())
-    splits = [(np.flatnonzero(folds != f), np.flatnonzero(folds == f)) for f in range(folds.max() + 1)]
-    seeds = np.random.SeedSequence(seed).generate_state(len(configurations) + 1, dtype=np.uint32)[1:]
-    columns = []
-    with threadpool_limits(limits=1):
-        for config, s in zip(configurations, seeds):
-            est = _seeded(config, int(s))
-            method = "predict_proba" if hasattr(est, "predict_proba") else "decision_function"
-            pred = cross_val_predict(est, X, codes, cv=splits, method=method)
-            columns.append(pred[:, 1] if pred.ndim == 2 else pred)
-    return np.column_stack(columns)
+from ciauto.metrics import roc_auc
 
 
 def timed(fn, *args, **kwargs):
@@ -54,97 +43,217 @@ def timed(fn, *args, **kwargs):
     return out, time.perf_counter() - start
 
 
-def compare(name, X, y, grid, seed, out_dir, reference=True):
-    "Reference loop vs CVT with n_jobs 1 and 2 on the same folds; returns a summary row."
+def stratified_sample(X, y, n_rows, seed):
+    keep = y.groupby(y).sample(frac=min(1.0, n_rows / len(y)), random_state=seed).index
+    return X.loc[keep].reset_index(drop=True), y.loc[keep].reset_index(drop=True)
+
+
+def seeds_of(random_state, n_configurations):
+    "CVT's documented seeds: word 0 folds, 1..C the models, C+1 the shared preprocessing, C+2 the dropping steps."
+    return np.random.SeedSequence(random_state).generate_state(n_configurations + 3, dtype=np.uint32)
+
+
+def replay_bbcd(full, random_state, threshold=0.99, n_bootstraps=1000):
+    "dropped_at of `drop='bbcd'` with the same random_state, replayed on a full run's complete matrix."
+    C = full.predictions.shape[1]
+    drop_seed = int(seeds_of(random_state, len(full.configurations))[len(full.configurations) + 2])
+    active, dropped_at = list(range(C)), np.full(C, -1)
+    for f in range(full.n_folds):
+        rows = full.folds <= f
+        _, p = bbcd_worse_fraction(full.predictions[rows][:, active], full.y[rows], full.metric,
+                                   n_bootstraps=n_bootstraps,
+                                   random_state=np.random.SeedSequence(drop_seed, spawn_key=(f,)))
+        for c, pc in zip(active, p):
+            if pc > threshold:
+                dropped_at[c] = f
+        active = [c for c in active if dropped_at[c] < 0]
+    return dropped_at
+
+
+def config_index(result, column):
+    "Row of `result.configurations` (= index into the configuration list) holding Π's column `column`."
+    return int(np.flatnonzero((result.configurations["column"] == column).fillna(False).to_numpy())[0])
+
+
+def drop_winner(full, dropped_at):
+    "The CV winner among the configurations never dropped (fold means of the complete matrix)."
+    means = full.fold_scores.mean(axis=0)
+    return int(np.flatnonzero(dropped_at < 0)[np.argmax(means[dropped_at < 0])])
+
+
+def compare(name, X, y, grid, seed, n_jobs, out_dir):
+    "Full CVT vs dropping vs the winner alone on the same folds and seeds; returns a summary row."
     configurations = default_configurations(grid)
-    print(f"\n== {name}: {len(X)} rows, grid {grid!r} ({len(configurations)} configurations)", flush=True)
-    one, t1 = timed(cross_validate_configurations, X, y, configurations, random_state=seed, n_jobs=1, progress=False)
-    print(f"cvt n_jobs=1: {t1:8.1f} s", flush=True)
-    two, t2 = timed(cross_validate_configurations, X, y, configurations, random_state=seed, n_jobs=2, progress=False)
-    print(f"cvt n_jobs=2: {t2:8.1f} s   speedup {t1 / t2:.2f}x", flush=True)
-    assert np.array_equal(one.predictions, two.predictions), "n_jobs changed the predictions"
-    row = {"data": name, "rows": len(X), "grid": grid, "configurations": len(configurations),
-           "folds": one.n_folds, "fits": len(configurations) * one.n_folds, "cvt_n1_s": t1, "cvt_n2_s": t2,
-           "speedup_n2": t1 / t2, "sum_fit_s": one.configurations["fit_seconds"].sum(),
-           "winner": one.winner_name, "cv_auc": one.apparent}
-    if reference:
-        ref, tr = timed(reference_loop, X, y, configurations, one.folds, seed)
-        assert np.allclose(ref, one.predictions), "the reference loop disagrees with CVT"
-        print(f"reference   : {tr:8.1f} s   cvt n=1 / reference {t1 / tr:.2f}, cvt n=2 / reference {t2 / tr:.2f}")
-        row |= {"reference_s": tr, "n1_over_reference": t1 / tr, "n2_over_reference": t2 / tr}
-    table = one.configurations[["name", "family", "feature_selection", "cv_score", "fit_seconds"]]
-    table.to_csv(out_dir / f"cvt_{name}_{grid}_configurations.csv", index=False)
-    by_family = table.groupby(["family", "feature_selection"])["fit_seconds"].mean().unstack().round(2)
-    print("mean CVT seconds per configuration (all folds), by family x feature selection:")
-    print(by_family.to_string())
-    return row
+    C = len(configurations)
+    print(f"\n== {name}: {len(X)} rows, grid {grid!r} ({C} configurations), n_jobs={n_jobs}", flush=True)
+    full, t_full = timed(cross_validate_configurations, X, y, configurations, random_state=seed, n_jobs=n_jobs,
+                         progress=False, refit=False)
+    print(f"full CVT   : {t_full:8.1f} s  {full.n_fits} fits  winner {full.winner_name}  auc {full.apparent:.4f}",
+          flush=True)
+    drop, t_drop = timed(cross_validate_configurations, X, y, configurations, random_state=seed, n_jobs=n_jobs,
+                         progress=False, refit=False, drop="bbcd")
+    print(f"BBCD-CV    : {t_drop:8.1f} s  {drop.n_fits} fits  winner {drop.winner_name}  auc {drop.apparent:.4f}",
+          flush=True)
+    winner_config = configurations[config_index(full, full.winner)]
+    alone, t_alone = timed(cross_validate_configurations, X, y, [winner_config], random_state=seed, n_jobs=n_jobs,
+                           progress=False, refit=False)
+    print(f"winner only: {t_alone:8.1f} s  {alone.n_fits} fits", flush=True)
+    done = ~np.isnan(drop.predictions)
+    assert np.array_equal(drop.predictions[done], full.predictions[done]), "dropping changed a prediction"
+    replayed = replay_bbcd(full, seed)
+    assert np.array_equal(replayed, drop.dropped_at), "the replay disagrees with the dropping run"
+    print(f"fits ratio BBCD/full = {drop.n_fits / full.n_fits:.3f} (saved {drop.fits_saved} of {full.n_fits}); "
+          f"time ratio BBCD/full = {t_drop / t_full:.3f}; winner-only/full = {t_alone / t_full:.3f}; "
+          f"dropping run = subset of the full run, replay identical", flush=True)
+    by_fold = pd.Series(drop.dropped_at[drop.dropped_at >= 0]).value_counts().sort_index()
+    print("configurations dropped after fold:", by_fold.to_dict(), flush=True)
+    table = drop.configurations[["name", "family", "feature_selection", "cv_score", "completed_folds", "dropped_at",
+                                 "fit_seconds"]].assign(full_cv_score=full.configurations["cv_score"])
+    table.to_csv(out_dir / f"cvt_bbcd_{name}_{grid}.csv", index=False)
+    return {"data": name, "rows": len(X), "grid": grid, "configurations": C, "folds": full.n_folds,
+            "fits_full": full.n_fits, "fits_bbcd": drop.n_fits, "fits_winner": alone.n_fits,
+            "fits_ratio": drop.n_fits / full.n_fits, "seconds_full": t_full, "seconds_bbcd": t_drop,
+            "seconds_winner": t_alone, "time_ratio": t_drop / t_full, "winner_full": full.winner_name,
+            "winner_bbcd": drop.winner_name, "survivors": int((drop.dropped_at < 0).sum())}
 
 
-def probe(name, X, y, seed, out_dir):
-    "Each full-grid configuration fitted once on 9/10 of the rows (one CVT fold), two at a time."
-    configurations = default_configurations("full")
-    codes, _ = _encode_labels(y.to_numpy())
-    train = np.random.default_rng(seed).permutation(len(X))[: len(X) * 9 // 10]
+def prefix_timing(name, X, y, grid, seed):
+    "One fold: each configuration's preprocessing + selector fitted separately vs each distinct prefix once."
+    configurations = default_configurations(grid)
+    words = seeds_of(seed, len(configurations))
+    estimators = [seeded_estimator(c, int(s), int(words[len(configurations) + 1]))
+                  for c, s in zip(configurations, words[1:])]
+    rng = np.random.default_rng(seed)
+    train = np.sort(rng.permutation(len(X))[: len(X) * 9 // 10])
+    target = (y == sorted(y.unique())[-1]).astype(int).to_numpy()
 
-    def fit_once(config):
-        est = _seeded(config, seed)
-        start = time.perf_counter()
+    def fit_prefixes(ests):
         with threadpool_limits(limits=1):
-            est.fit(X.iloc[train], codes[train])
-        return time.perf_counter() - start
+            for est in ests:
+                Pipeline(est.steps[:-1]).fit_transform(X.iloc[train], target[train])
 
-    print(f"\n== probe: the full grid fitted once on {len(train)} rows of {name} (n_jobs=2)", flush=True)
-    seconds, total = timed(lambda: Parallel(n_jobs=2)(delayed(fit_once)(c) for c in configurations))
-    table = pd.DataFrame({"name": [c.name for c in configurations], "family": [c.family for c in configurations],
-                          "feature_selection": [c.feature_selection for c in configurations],
-                          "one_fit_s": seconds})
-    table.to_csv(out_dir / f"probe_{name}_full.csv", index=False)
-    by_family = table.groupby(["family", "feature_selection"])["one_fit_s"].mean().unstack().round(2)
-    print(by_family.to_string())
-    print(f"probe wall time {total:.1f} s; sum of one fit per configuration {table.one_fit_s.sum():.1f} s "
-          f"=> 10-fold full-grid CVT ~ {10 * table.one_fit_s.sum():.0f} s of fitting", flush=True)
-    return table
+    distinct = {}
+    for est in estimators:
+        distinct.setdefault(joblib_hash(Pipeline(est.steps[:-1])), est)
+    _, each = timed(fit_prefixes, estimators)
+    _, once = timed(fit_prefixes, list(distinct.values()))
+    print(f"\n== shared preprocessing, {name} ({len(train)} training rows, one fold): {len(estimators)} prefix fits "
+          f"{each:.2f} s vs {len(distinct)} shared {once:.2f} s: ratio {once / each:.3f}, "
+          f"saved {each - once:.2f} s per fold", flush=True)
+    return {"data": name, "prefix_fits_each": len(estimators), "seconds_each": each, "prefix_fits_shared":
+            len(distinct), "seconds_shared": once, "saved_per_fold": each - once}
+
+
+def check_shared_identical(X, y, seed):
+    configurations = default_configurations("small")
+    kwargs = dict(random_state=seed, n_folds=3, progress=False, refit=False)
+    shared, t_shared = timed(cross_validate_configurations, X, y, configurations, **kwargs)
+    unshared, t_unshared = timed(cross_validate_configurations, X, y, configurations, share_preprocessing=False,
+                                 **kwargs)
+    assert np.array_equal(shared.predictions, unshared.predictions), "sharing changed a prediction"
+    print(f"small grid, 3 folds: shared {t_shared:.1f} s vs unshared {t_unshared:.1f} s "
+          f"(ratio {t_shared / t_unshared:.2f}); predictions bit-identical", flush=True)
+
+
+def quality_split(X, y, grid, split, seed, n_jobs):
+    "One 70/30 split: full CVT on 70 %, the winners with/without dropping scored on 30 %, BBC on both sets."
+    rng = np.random.default_rng([seed, split])
+    test = np.zeros(len(y), bool)
+    for label in y.unique():
+        rows = np.flatnonzero((y == label).to_numpy())
+        test[rng.choice(rows, int(round(0.3 * len(rows))), replace=False)] = True
+    X_train, y_train = X.iloc[np.flatnonzero(~test)].reset_index(drop=True), y.iloc[np.flatnonzero(~test)]
+    y_train = y_train.reset_index(drop=True)
+    X_test, y_test = X.iloc[np.flatnonzero(test)], y.iloc[np.flatnonzero(test)]
+    cvt_seed = int(rng.integers(2**31))
+    configurations = default_configurations(grid)
+    full, secs = timed(cross_validate_configurations, X_train, y_train, configurations, random_state=cvt_seed,
+                       n_jobs=n_jobs, progress=False, refit=False)
+    dropped_at = replay_bbcd(full, cvt_seed)
+    words = seeds_of(cvt_seed, len(configurations))
+    truth_y = (y_test == full.pos_label).astype(int).to_numpy()
+    target = (y_train == full.pos_label).astype(int).to_numpy()
+
+    def held_out(column):
+        k = config_index(full, column)
+        model = seeded_estimator(configurations[k], int(words[1 + k]), int(words[len(configurations) + 1]))
+        with threadpool_limits(limits=1):
+            model.fit(X_train, target)
+        return roc_auc(truth_y, predict_scores(model, X_test, 2))
+
+    w_full, w_drop = full.winner, drop_winner(full, dropped_at)
+    auc_full = held_out(w_full)
+    auc_drop = auc_full if w_drop == w_full else held_out(w_drop)
+    keep = np.flatnonzero(dropped_at < 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        bbc_full = bbc(full.predictions, full.y, full.folds, n_bootstraps=1000, random_state=split)
+        bbc_drop = bbc(full.predictions[:, keep], full.y, full.folds, n_bootstraps=1000, random_state=split)
+    saved = int(((full.n_folds - 1 - dropped_at) * (dropped_at >= 0)).sum())
+    row = {"split": split, "cvt_seconds": secs, "fits_ratio": 1 - saved / full.n_fits,
+           "winner_same": w_full == w_drop, "heldout_full": auc_full, "heldout_bbcd": auc_drop,
+           "apparent_full": full.apparent, "apparent_bbcd": float(full.fold_scores[:, w_drop].mean()),
+           "bbc_full": bbc_full.estimate, "bbc_full_low": bbc_full.ci_low, "bbc_full_high": bbc_full.ci_high,
+           "bbc_bbcd": bbc_drop.estimate, "bbc_bbcd_low": bbc_drop.ci_low, "bbc_bbcd_high": bbc_drop.ci_high}
+    print(f"split {split}: {secs:6.1f} s  fits ratio {row['fits_ratio']:.3f}  same winner {row['winner_same']}  "
+          f"held-out {auc_full:.4f} / {auc_drop:.4f}  BBC {bbc_full.estimate:.4f} / {bbc_drop.estimate:.4f}",
+          flush=True)
+    return row
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="small grid only: no full-grid runs, no probe")
-    parser.add_argument("--full-adult", action="store_true", help="also the full grid on adult (hours)")
-    parser.add_argument("--adult-rows", type=int, default=10_000)
+    parser.add_argument("--quick", action="store_true", help="small grid on a 300-row credit-g sample, one split")
+    parser.add_argument("--adult-rows", type=int, default=1000)
+    parser.add_argument("--splits", type=int, default=3)
+    parser.add_argument("--n-jobs", type=int, default=None, help="joblib workers (default 2; 1 with --quick)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--skip", default="", help="comma list of parts to skip: credit-g,adult,prefix,quality")
     parser.add_argument("--out", default="bench/out")
     args = parser.parse_args()
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
+    skip = set(filter(None, args.skip.split(",")))
+    if args.n_jobs is None:
+        args.n_jobs = 1 if args.quick else 2
 
-    # Cheapest and most informative first: each step prints as soon as it is done.
     X, y = load_dataset("credit-g")
-    Xa, ya = adult_sample(args.adult_rows, args.seed)
-    rows = [compare("credit-g", X, y, "small", args.seed, out_dir, reference=True),
-            compare("adult", Xa, ya, "small", args.seed, out_dir, reference=False)]
-    if not args.quick:
-        probe("adult", Xa, ya, args.seed, out_dir)
-        rows.append(compare("credit-g", X, y, "full", args.seed, out_dir, reference=False))
+    grid = "small" if args.quick else "full"
+    if args.quick:
+        X, y = stratified_sample(X, y, 300, args.seed)
+    rows = []
+    if "prefix" not in skip:
+        prefix = prefix_timing("credit-g", X, y, grid, args.seed)
+        check_shared_identical(X, y, args.seed)
+        pd.DataFrame([prefix]).to_csv(out_dir / "cvt_shared_preprocessing.csv", index=False)
+    if "credit-g" not in skip:
+        rows.append(compare("credit-g", X, y, grid, args.seed, args.n_jobs, out_dir))
+        summarize(rows, out_dir, args.quick)
+    if "quality" not in skip:
+        n_splits = 1 if args.quick else args.splits
+        print(f"\n== quality: {n_splits} random 70/30 splits of credit-g, grid {grid!r}", flush=True)
+        quality = []
+        for split in range(n_splits):
+            quality.append(quality_split(X, y, grid, split, args.seed, args.n_jobs))
+            pd.DataFrame(quality).to_csv(out_dir / f"cvt_bbcd_quality{'_quick' if args.quick else ''}.csv",
+                                         index=False)
+        q = pd.DataFrame(quality)
+        diff = q["heldout_bbcd"] - q["heldout_full"]
+        print(f"held-out AUC of the winner, BBCD - full: mean {diff.mean():+.4f} (max |.| {diff.abs().max():.4f}); "
+              f"split-to-split s.d. of the full winner's held-out AUC {q['heldout_full'].std(ddof=1) if len(q) > 1 else float('nan'):.4f}; "
+              f"mean fits ratio {q['fits_ratio'].mean():.3f}", flush=True)
+    if not args.quick and "adult" not in skip:  # last: the most expensive and the least needed
+        Xa, ya = load_dataset("adult")
+        Xa, ya = stratified_sample(Xa, ya, args.adult_rows, args.seed)
+        rows.append(compare(f"adult-{args.adult_rows}", Xa, ya, grid, args.seed, args.n_jobs, out_dir))
+        summarize(rows, out_dir, args.quick)
 
-    print("\n== growth with rows: adult, small grid, n_jobs=2", flush=True)
-    growth = []
-    for n in (args.adult_rows // 4, args.adult_rows // 2):
-        Xs, ys = adult_sample(n, args.seed)
-        _, secs = timed(cross_validate_configurations, Xs, ys, default_configurations("small"), random_state=args.seed,
-                        n_jobs=2, progress=False)
-        growth.append((n, secs))
-    growth.append((args.adult_rows, rows[1]["cvt_n2_s"]))
-    for (n0, s0), (n1, s1) in zip(growth, growth[1:]):
-        print(f"{n0:6d} -> {n1:6d} rows: time x{s1 / s0:.2f} (exponent {np.log(s1 / s0) / np.log(n1 / n0):.2f})")
-    for n, s in growth:
-        print(f"{n:6d} rows: {s:7.1f} s", flush=True)
 
-    if args.full_adult:
-        rows.append(compare("adult", Xa, ya, "full", args.seed, out_dir, reference=False))
+def summarize(rows, out_dir, quick):
     summary = pd.DataFrame(rows)
-    summary.to_csv(out_dir / "cvt_summary.csv", index=False)
+    summary.to_csv(out_dir / f"cvt_bbcd_summary{'_quick' if quick else ''}.csv", index=False)
     print("\n== summary")
-    print(summary.drop(columns=["winner"]).round(3).to_string(index=False))
+    print(summary.drop(columns=["winner_full", "winner_bbcd"]).round(3).to_string(index=False), flush=True)
 
 
 if __name__ == "__main__":

@@ -23,25 +23,31 @@ import pandas as pd
 from sklearn.ensemble import HistGradientBoostingClassifier
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from ciauto.subgroups import _prepare, find_subgroups, subroc_splits  # noqa: E402
+from ciauto.subgroups import (SearchOptions, _build_selectors, _labels_scores, _prepare, find_subgroups,  # noqa: E402
+                              subroc_splits)
 
 METRICS = ("roc_auc", "pr_auc", "average_ranking_loss")
 POSITIVE = {"adult": ("class", "<=50K"), "credit-g": ("class", "good")}
 
 
-def data_dir():
-    if os.environ.get("CIAUTO_DATA"):
-        return Path(os.environ["CIAUTO_DATA"])
+SHIPPED_ONLY = False   # --quick: read only the data shipped in ciauto/data
+
+
+def data_file(file):
+    "`file` from CIAUTO_DATA, the shared data folder beside the checkout, or the data shipped in ciauto/data."
     root = Path(__file__).resolve().parents[1]
-    for candidate in (root.parent / "shared" / "data", root.parent.parent / "shared" / "data"):
-        if candidate.exists():
-            return candidate
-    raise FileNotFoundError("shared data not found: set CIAUTO_DATA")
+    folders = [Path(os.environ["CIAUTO_DATA"])] if os.environ.get("CIAUTO_DATA") else []
+    folders += [root.parent / "shared" / "data", root.parent.parent / "shared" / "data"]
+    folders = [root / "ciauto" / "data"] if SHIPPED_ONLY else folders + [root / "ciauto" / "data"]
+    for folder in folders:
+        if (folder / file).exists():
+            return folder / file
+    raise FileNotFoundError(f"{file} not found in {[str(f) for f in folders]}: set CIAUTO_DATA")
 
 
 def search_split(name):
     "Part 2 of the paper's split with scores of a model fitted on part 1."
-    frame = pd.read_csv(data_dir() / f"{name}.csv.gz").dropna().reset_index(drop=True)
+    frame = pd.read_csv(data_file(f"{name}.csv.gz")).dropna().reset_index(drop=True)
     target, positive = POSITIVE[name]
     label = (frame.pop(target) == positive).astype(int)
     nominal = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])]
@@ -69,19 +75,51 @@ def run_ours(D, metric, depth, ab, oe, repeats, clock=time.process_time, **kw):
                  repeats, clock)
 
 
+def prepare_only(D):
+    "What find_subgroups does before searching: labels, selectors, sorted bitsets (the preparation cost)."
+    attributes = [c for c in D.columns if c not in ("label", "score")]
+    y, s = _labels_scores(D, "label", "score", None)
+    selectors, sel_attr = _build_selectors(D, attributes, None, n_bins=10, thresholds="intervals", max_values=1000,
+                                           options=SearchOptions())
+    return _prepare(D, y, s, None, selectors, sel_attr)
+
+
+def features(D, name, depth, repeats, n_bootstraps):
+    "Depth-first vs best-first, open thresholds, per-row losses and corrected_gaps, as ratios to the default search."
+    from ciauto.subgroups import corrected_gaps
+    variants = {"bfs (default)": {}, "dfs": dict(strategy="dfs"), "open thresholds": dict(thresholds="open"),
+                "log_loss": dict(quality="log_loss"), "squared_error": dict(quality="squared_error"),
+                "bfs, no bounds": dict(optimistic_estimates=False), "dfs, no bounds": dict(strategy="dfs",
+                                                                                          optimistic_estimates=False)}
+    rows, base = [], None
+    for label, kw in variants.items():
+        t, r = timed(lambda: find_subgroups(D, **{"label": "label", "score": "score", "depth": depth,
+                                                  "min_support": 20, "top_k": 5, **kw}), repeats)
+        base = base or t
+        rows.append(dict(data=name, depth=depth, variant=label, seconds=t, ratio=t / base,
+                         evaluated=r.n_evaluated, max_frontier=r.settings["max_frontier"],
+                         top=r.table["pattern"].iloc[0] if len(r.table) else ""))
+        print(rows[-1], flush=True)
+    t_search, found = timed(lambda: find_subgroups(D, label="label", score="score", depth=min(depth, 3),
+                                                   min_support=20, top_k=5), repeats)
+    t, _ = timed(lambda: corrected_gaps(found, D, n_bootstraps=n_bootstraps, random_state=0), 1)
+    rows.append(dict(data=name, depth=min(depth, 3), variant=f"corrected_gaps, B={n_bootstraps}", seconds=t,
+                     ratio=t / t_search, evaluated=found.n_evaluated, max_frontier=np.nan,
+                     top=f"per bootstrap: {t / n_bootstraps / t_search:.2f} x one search at this depth"))
+    print(rows[-1], flush=True)
+    return pd.DataFrame(rows)
+
+
 # ---------------------------------------------------------------- pysubgroup on the same selectors
 def run_pysubgroup(D, metric, depth, ab, oe):
     import pysubgroup as ps
     from pysubgroup import model_predictions_target as mpt
-    attributes = [c for c in D.columns if c not in ("label", "score")]
-    prep = _prepare(D, label="label", score="score", attributes=attributes, nominal=None, positive=None, n_bins=10,
-                    missing_selector=False, one_hot_compat=False)
     space, names = [], {}
-    for sel, string in zip(prep.selectors, prep.sel_strings):
-        ps_sel = (ps.IntervalSelector(sel.attribute, sel.lo, sel.hi) if sel.kind == "interval"
+    for sel in prepare_only(D).selectors:
+        ps_sel = (ps.IntervalSelector(sel.attribute, sel.lo, sel.hi) if sel.operator == "in"
                   else ps.EqualitySelector(sel.attribute, sel.value))
         space.append(ps_sel)
-        names[ps_sel] = string
+        names[ps_sel] = sel.string
     qf = {"roc_auc": lambda: mpt.ROCAUCQF("label", ab, ab), "pr_auc": lambda: mpt.PRAUCQF("label", 1, ab, ab),
           "average_ranking_loss": lambda: mpt.ARLQF("label", 1, ab, ab)}[metric]()
     counting = _Counting(qf, oe)
@@ -149,17 +187,20 @@ def main():
     parser.add_argument("--model", default="xgboost", choices=["xgboost", "hgb"])
     parser.add_argument("--permutations", type=int, default=None)
     args = parser.parse_args()
+    global SHIPPED_ONLY
+    SHIPPED_ONLY = args.quick
     if args.paper:
         args.permutations = args.permutations or (200 if args.quick else 10_000)
         return paper_main(args)
     repeats = 3 if args.full else 1
-    splits = {name: search_split(name) for name in ("credit-g", "adult")}
+    big = "credit-g" if args.quick else "adult"      # --quick: only data shipped in ciauto/data
+    splits = {name: search_split(name) for name in dict.fromkeys(("credit-g", big))}
     find_subgroups(splits["credit-g"], label="label", score="score", depth=1)   # numba compile / cache load
 
     # ours: runtime with and without optimistic estimates
     grid = []
     for name, D in splits.items():
-        for depth in (2, 3, 4):
+        for depth in (2, 3) if args.quick else (2, 3, 4):
             for metric in METRICS:
                 for ab in (0.0, 1.0):
                     if name == "adult" and depth == 4 and not args.full and (metric, ab) != ("roc_auc", 0.0):
@@ -182,17 +223,18 @@ def main():
     # parallel: depth 4 on adult, sequential vs n_jobs=2 (identical table)
     par_rows = []
     for metric in ("roc_auc",) if not args.full else METRICS:
-        t_seq, r_seq = run_ours(splits["adult"], metric, 4, 0.0, True, repeats, clock=time.perf_counter)
-        t_par, r_par = run_ours(splits["adult"], metric, 4, 0.0, True, repeats, clock=time.perf_counter, n_jobs=2)
+        t_seq, r_seq = run_ours(splits[big], metric, 4, 0.0, True, repeats, clock=time.perf_counter)
+        t_par, r_par = run_ours(splits[big], metric, 4, 0.0, True, repeats, clock=time.perf_counter, n_jobs=2)
         par_rows.append(dict(metric=metric, seconds_sequential=t_seq, seconds_n_jobs_2=t_par,
                              evaluated_sequential=r_seq.n_evaluated, evaluated_n_jobs_2=r_par.n_evaluated,
                              same_table=bool(r_seq.table.equals(r_par.table))))
         print(par_rows[-1], flush=True)
     par_table = pd.DataFrame(par_rows)
+    feature_table = features(splits[big], big, 3 if args.quick else 4, repeats, 10 if args.quick else 50)
 
     # pysubgroup on identical inputs (its pruning checks only the minimum support: so do we here)
     ps_table, ps_version = None, None
-    if not args.no_pysubgroup:
+    if not (args.no_pysubgroup or args.quick):
         try:
             import importlib.metadata
             ps_version = importlib.metadata.version("pysubgroup")
@@ -209,14 +251,13 @@ def main():
         prep_seconds = {}
         for name, D in splits.items():
             attributes = [c for c in D.columns if c not in ("label", "score")]
-            prep_seconds[name] = timed(lambda: _prepare(D, label="label", score="score", attributes=attributes,
-                                                        nominal=None, positive=None, n_bins=10,
-                                                        missing_selector=False, one_hot_compat=False), 3)[0]
+            prep_seconds[name] = timed(lambda: prepare_only(D), 3)[0]
         ps_rows = []
         for name, depth, metric, ab in configs:
             D = splits[name]
             t_ps, n_ps, top_ps = run_pysubgroup(D, metric, depth, ab, True)
-            t_us, r_us = run_ours(D, metric, depth, ab, True, repeats, precondition_pruning=False)
+            t_us, r_us = run_ours(D, metric, depth, ab, True, repeats,
+                                  options=SearchOptions(precondition_pruning=False))
             per_ps, per_us = t_ps / n_ps, t_us / r_us.n_evaluated
             ps_rows.append(dict(data=name, depth=depth, metric=metric, alpha_beta=ab, seconds_pysubgroup=t_ps,
                                 evaluated_pysubgroup=n_ps, seconds_ciauto=t_us, evaluated_ciauto=r_us.n_evaluated,
@@ -234,7 +275,10 @@ def main():
     text = [header, "## Runtime with and without optimistic estimates\n",
             "`us_per_evaluated` = exhaustive seconds / evaluated subgroups (includes preparation); "
             "`pruning_speedup` = exhaustive / pruned seconds; `evaluated_share` = pruned / exhaustive count.\n",
-            markdown(ours_table), "\n## Depth 4 on adult, sequential vs `n_jobs=2`\n", markdown(par_table)]
+            markdown(ours_table), f"\n## Depth 4 on {big}, sequential vs `n_jobs=2`\n", markdown(par_table),
+            f"\n## Second-round features on {big} (ROC AUC unless named)\n",
+            "`ratio` = seconds / seconds of the default best-first interval search in the same run; "
+            "`max_frontier` = most patterns held at once.\n", markdown(feature_table)]
     if ps_table is not None:
         text += [f"\n## Side by side with pysubgroup {ps_version} (best-first, same selectors, same data)\n",
                  "`ratio` = pysubgroup's time per evaluated subgroup / ciauto's. Both prune on the minimum "
@@ -246,6 +290,7 @@ def main():
                  markdown(ps_table)]
     Path(args.out).parent.mkdir(exist_ok=True)
     Path(args.out).write_text("\n".join(text) + "\n")
+    print(f"pruning speed-up ratio (exhaustive / pruned), median: {ours_table['pruning_speedup'].median():.3g}")
     print(f"wrote {args.out}")
 
 
@@ -333,7 +378,7 @@ def paper_parts(name, model="xgboost"):
     by `subroc_splits`, the model fitted on part 1 with one-hot encoded nominal attributes (XGBoost defaults, or
     HistGradientBoosting), scores on every row. Returns (frame with label/score, nominal list, parts, fit seconds)."""
     file, target, positive, nominal = PAPER_DATA[name]
-    frame = pd.read_csv(data_dir() / f"{file}.csv.gz")
+    frame = pd.read_csv(data_file(f"{file}.csv.gz"))
     if name == "bank-unknown-missing":
         frame = frame.replace("unknown", np.nan)
     frame = frame.dropna().reset_index(drop=True)
@@ -356,25 +401,27 @@ def paper_parts(name, model="xgboost"):
 
 
 def set_statistics(result, rows):
-    "Mean cover size, exceptionality (quality), NCR and pairwise IoU of the result rows `rows` (spec §11.5)."
+    """Mean cover size, exceptionality (the unweighted relative score φ, as the paper's tables), weighted quality,
+    NCR and pairwise IoU of the result rows `rows` (spec §11.5)."""
     if len(rows) == 0:
-        return dict(cover=np.nan, exceptionality=np.nan, ncr=np.nan, iou=np.nan)
+        return dict(cover=np.nan, exceptionality=np.nan, quality=np.nan, ncr=np.nan, iou=np.nan)
     covers = result.covers[rows]
     table = result.table.iloc[rows]
     ious = [np.sum(a & b) / np.sum(a | b) for i, a in enumerate(covers) for b in covers[i + 1:]]
-    return dict(cover=float(table["size"].mean()), exceptionality=float(table["quality"].mean()),
+    return dict(cover=float(table["size"].mean()), exceptionality=float(table["phi"].mean()),
+                quality=float(table["quality"].mean()),
                 ncr=float((1 - table["positives"] / table["size"]).mean()),
                 iou=float(np.mean(ious)) if ious else np.nan)
 
 
-def paper_experiment(name, metric, n_permutations, model="xgboost", parts=None):
+def paper_experiment(name, metric, n_permutations, model="xgboost", parts=None, pvalue="subroc"):
     "One row of Tables 1/5/6 for one data set and metric: basic top-5, full top-100 filtered, basic top-100 filtered."
     from ciauto.subgroups import significance_filter
     frame, nominal, (train, search, validation, _), _ = parts or paper_parts(name, model)
     D = frame.iloc[search].reset_index(drop=True)
     V = frame.iloc[validation].reset_index(drop=True)
-    common = dict(label="label", score="score", metric=metric, depth=4, min_support=20, nominal=nominal,
-                  one_hot_compat=True)
+    common = dict(label="label", score="score", quality=metric, depth=4, min_support=20, nominal=nominal,
+                  options=SearchOptions(one_hot_compat=True))
     row = dict(data=name, metric=metric, rows_search=len(D))
     settings = {"b": dict(top_k=5), "f": dict(top_k=100, size_weight=1.0, balance_weight=1.0,
                                               generalization_aware=True), "t6": dict(top_k=100)}
@@ -386,7 +433,7 @@ def paper_experiment(name, metric, n_permutations, model="xgboost", parts=None):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             tested = significance_filter(found, V, n_permutations=n_permutations, fdr=0.05, random_state=0,
-                                         k=None if key == "b" else 5)
+                                         k=None if key == "b" else 5, pvalue=pvalue)
         row[f"seconds_test_{key}"] = time.process_time() - start
         significant = np.flatnonzero(tested.table["significant"].to_numpy())
         n_found, n_sig = len(found.table), len(significant)
@@ -407,7 +454,7 @@ def paper_runtimes(name, metric, parts, repeats=1):
     D = frame.iloc[search].reset_index(drop=True)
     out = []
     for ab in (0.0, 1.0):
-        kw = dict(nominal=nominal, one_hot_compat=True)
+        kw = dict(nominal=nominal, options=SearchOptions(one_hot_compat=True))
         t_on, r_on = run_ours(D, metric, 4, ab, True, repeats, **kw)
         t_off, r_off = run_ours(D, metric, 4, ab, False, repeats, **kw)
         out.append(dict(data=name, metric=metric, alpha_beta=ab, seconds_pruned=t_on, seconds_exhaustive=t_off,
@@ -429,7 +476,8 @@ def paper_markdown(rows, runtimes, fits, model, n_permutations):
     short = {v: k for k, v in PAPER_METRICS.items()}
     lines = [f"## Tables 1 and 5: basic (b) vs full (f) setting, ours beside the paper's\n",
              f"Model: {model}; significance: randomization test on part 3 with {n_permutations} random subsets, "
-             "Benjamini–Yekutieli at 0.05 (basic: the family is the five). Each cell: ours (paper).\n",
+             "the paper's p-value hits/R (`pvalue=\"subroc\"`), Benjamini–Yekutieli at 0.05 (basic: the family is "
+             "the five). Exceptionality = mean unweighted relative score φ. Each cell: ours (paper).\n",
              "| data | metric | rows (search) | cover b | cover f | sig/top-5 b | filtered-5/sig/top-100 f | "
              "exceptionality b | exceptionality f | NCR b | NCR f | IoU b | IoU f | seconds b | seconds f |",
              "|" + "---|" * 15]
@@ -462,8 +510,14 @@ def paper_markdown(rows, runtimes, fits, model, n_permutations):
 
 def paper_main(args):
     from sklearn.metrics import roc_auc_score
-    names = args.datasets or ["cancer", "approval", "statlog", "mushroom", "adult", "bank", "bank-unknown-missing",
-                              "credit"]
+    names = args.datasets or (["cancer", "approval", "statlog"] if args.quick else   # shipped in ciauto/data
+                              ["cancer", "approval", "statlog", "mushroom", "adult", "bank", "bank-unknown-missing",
+                               "credit"])
+    try:
+        import xgboost  # noqa: F401
+    except ImportError:
+        print("xgboost is not installed: HistGradientBoosting instead (not comparable with the paper)")
+        args.model = "hgb"
     rows, runtimes, fits = [], [], []
     out = Path(args.out).with_name("subgroups_paper.md")
     out.parent.mkdir(exist_ok=True)
@@ -481,6 +535,8 @@ def paper_main(args):
                 print(runtimes[-2:], flush=True)
             pd.DataFrame(rows).to_csv(out.with_suffix(".csv"), index=False)
             out.write_text(paper_markdown(rows, runtimes, fits, args.model, args.permutations))
+    if runtimes:
+        print(f"pruning speed-up ratio (exhaustive / pruned), median: {pd.DataFrame(runtimes)['speedup'].median():.3g}")
     print(f"wrote {out}")
 
 

@@ -103,7 +103,7 @@ def make_result(predictions,  # N×C (or N×C×K) out-of-fold predictions of the
     kind = CVTResult if folds is not None else _UnfoldedCVTResult
     return kind(**{k: v for k, v in values.items() if k in names})
 
-# %% ../nbs/10_adapters.ipynb #bd890366
+# %% ../nbs/10_adapters.ipynb #c6634afc
 def _search_candidates(search) -> list[dict]:
     "Every distinct candidate of a search: from `cv_results_` when fitted, else from its grid or sampler."
     if hasattr(search, "cv_results_"):
@@ -125,14 +125,26 @@ def _search_candidates(search) -> list[dict]:
     return list(unique.values())
 
 
-def _candidate_name(estimator, params: dict) -> str:
-    "The final step's class and the parameters, with pipeline prefixes dropped when that stays unambiguous."
-    final = estimator[-1] if hasattr(estimator, "steps") else estimator
-    short = [k.rsplit("__", 1)[-1] for k in params]
-    keys = short if len(set(short)) == len(short) else list(params)
-    shown = [f"{float(v):.6g}" if isinstance(v, numbers.Real) and not isinstance(v, numbers.Integral) else repr(v)
-             for v in params.values()]
-    return f"{type(final).__name__}({', '.join(f'{k}={v}' for k, v in zip(keys, shown))})"
+def _shown(value) -> str:
+    if hasattr(value, "get_params"):  # an estimator swapped in by the grid: its class names it
+        return type(value).__name__
+    if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral):
+        return f"{float(value):.6g}"
+    return repr(value)
+
+
+def _final_step(estimator):
+    return estimator[-1] if hasattr(estimator, "steps") else estimator
+
+
+def _candidate_name(candidate, params: dict) -> str:
+    """The candidate's final step class and its non-estimator parameters, pipeline prefixes dropped when that stays
+    unambiguous (estimators a grid swaps in name the class instead)."""
+    shown = {k: v for k, v in params.items() if not hasattr(v, "get_params")}
+    short = [k.rsplit("__", 1)[-1] for k in shown]
+    keys = short if len(set(short)) == len(short) else list(shown)
+    inner = ", ".join(f"{k}={_shown(v)}" for k, v in zip(keys, shown.values()))
+    return f"{type(_final_step(candidate)).__name__}({inner})"
 
 # %% ../nbs/10_adapters.ipynb #6368a7db
 def _search_metric(search, metric, classifier: bool):
@@ -199,7 +211,7 @@ def cross_validated_matrix(estimators,  # unfitted scikit-learn estimators, one 
             errors[c] = errors[c] or f"fold {f}: {error}"
     return matrix, seconds, errors
 
-# %% ../nbs/10_adapters.ipynb #76a0ebb4
+# %% ../nbs/10_adapters.ipynb #88b6564f
 def _unique_names(names: list[str]) -> list[str]:
     "Names made unique by a ' #k' suffix on repeats (rounded parameter values can coincide)."
     seen = {}
@@ -231,17 +243,18 @@ def from_search(search,  # a GridSearchCV, RandomizedSearchCV, HalvingGridSearch
     splitter = check_cv(search.cv if cv is None else cv, y_values, classifier=classifier)
     folds = fold_ids_from_splits(splitter.split(X, y_values, groups), len(target))
     candidates = _search_candidates(search)
-    names = _unique_names([_candidate_name(estimator, p) for p in candidates])
+    # parameters are cloned as scikit-learn's searches do: an estimator a grid swaps in is shared by its candidates
+    unfitted = [clone(estimator).set_params(**clone(p, safe=False)) for p in candidates]
+    names = _unique_names([_candidate_name(e, p) for e, p in zip(unfitted, candidates)])
     seeds = spawn_seeds(random_state, len(candidates)) % np.uint64(2**32)
-    estimators = [seeded_estimator(Configuration(name, clone(estimator).set_params(**p)), int(s))
-                  for name, p, s in zip(names, candidates, seeds)]
+    estimators = [seeded_estimator(Configuration(name, e), int(s)) for name, e, s in zip(names, unfitted, seeds)]
     matrix, seconds, errors = cross_validated_matrix(estimators, X, target, folds, 0 if classes is None
                                                      else len(classes), n_jobs=n_jobs, progress=progress)
     ok = [c for c, e in enumerate(errors) if e is None]
     if not ok:
         raise ValueError(f"every candidate failed; the first: {names[0]}: {errors[0]}")
-    final = estimator[-1] if hasattr(estimator, "steps") else estimator
-    table = pd.DataFrame({"name": names, "family": type(final).__name__, "hyperparameters": candidates,
+    table = pd.DataFrame({"name": names, "family": [type(_final_step(e)).__name__ for e in unfitted],
+                          "hyperparameters": candidates,
                           "status": ["ok" if e is None else "failed" for e in errors], "fit_seconds": seconds,
                           "error": [e or "" for e in errors]})
     return make_result(matrix[:, ok], target, folds, table, metric, classes,

@@ -23,10 +23,10 @@ from . import __version__
 __all__ = ['BBC_METHODS', 'REPORT_HINT', 'BBC_FIELDS', 'CONFORMAL_METHODS', 'CONFORMAL_COLUMNS', 'SUBGROUP_METRICS', 'COMMANDS',
            'Report', 'integer', 'probability', 'output_file', 'preview', 'read_csv', 'add_estimate_arguments',
            'add_bootstrap_arguments', 'is_continuous', 'match_label', 'identifier_columns', 'load_table', 'run_cvt',
-           'captured_warnings', 'pooled_apparent', 'run_bbc', 'bbc_table', 'describe_cvt', 'options_record',
-           'estimate_record', 'save_plot', 'run_estimate', 'add_conformal_arguments', 'load_scores', 'run_conformal',
-           'add_subgroups_arguments', 'example_scored_table', 'round_numbers', 'run_subgroups', 'add_bbc_arguments',
-           'run_bbc_command', 'build_parser', 'main']
+           'captured_warnings', 'pooled_apparent', 'run_bbc', 'bbc_table', 'describe_cvt', 'bbc_record',
+           'options_record', 'estimate_record', 'save_plot', 'run_estimate', 'add_conformal_arguments', 'load_scores',
+           'run_conformal', 'add_subgroups_arguments', 'example_scored_table', 'round_numbers', 'run_subgroups',
+           'add_bbc_arguments', 'run_bbc_command', 'build_parser', 'main']
 
 # %% ../nbs/09_cli.ipynb #2eed20ef
 @dataclass
@@ -420,6 +420,15 @@ BBC_FIELDS = ("method", "metric", "estimate", "ci_low", "ci_high", "confidence_l
               "bias", "winner", "n_bootstraps", "n_redraws")
 
 
+def bbc_record(runs: list, # (name, BBCResult, seconds) from `run_bbc`
+               table, # the printed BBC table (from `bbc_table`)
+              ) -> dict: # method name -> its numbers
+    "Each method's result as a dict, with its seconds and the apparent value of the same kind as its estimate."
+    return {name.upper(): {**_as_dict(est, BBC_FIELDS), "seconds": seconds,
+                           "apparent_same_kind": float(table.loc[name.upper(), "apparent"])}
+            for name, est, seconds in runs}
+
+
 def options_record(args: argparse.Namespace, # the parsed options
                   ) -> dict: # the options, the command and the package version
     "The part of every `--output` record that says how the numbers were made."
@@ -442,9 +451,7 @@ def estimate_record(result, # the CVTResult
             "apparent_fold_mean": result.apparent, "apparent_pooled": pooled_apparent(result),
             "configurations": [{"name": n, "status": s, "cv_score": None if s != "ok" else float(v)}
                                for n, s, v in zip(top["name"], top["status"], top["cv_score"])],
-            "bbc": {name.upper(): {**_as_dict(est, BBC_FIELDS), "seconds": seconds,
-                                   "apparent_same_kind": float(table.loc[name.upper(), "apparent"])}
-                    for name, est, seconds in runs}}
+            "bbc": bbc_record(runs, table)}
 
 # %% ../nbs/09_cli.ipynb #dd7f87db
 def save_plot(result, # the CVTResult
@@ -738,9 +745,7 @@ def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
     record = {**options_record(args), "n_rows": int(len(result.y)), "metric": result.metric,
               "winner": result.winner_name, "winner_column": int(result.winner),
               "configurations": result.configurations["name"].tolist(),
-              "bbc": {name.upper(): {**_as_dict(est, BBC_FIELDS), "seconds": seconds,
-                                     "apparent_same_kind": float(table.loc[name.upper(), "apparent"])}
-                      for name, est, seconds in runs}}
+              "bbc": bbc_record(runs, table)}
     return Report("\n".join(lines), record, table, notes)
 
 # %% ../nbs/09_cli.ipynb #5a65961c

@@ -21,18 +21,19 @@ from scipy.optimize import brentq
 from scipy.special import ndtri
 from scipy.stats import rankdata
 
-from ._checks import cv_winner
+from ._checks import as_generator, as_seed_sequence, check_choice, check_fold_ids, check_int, cv_winner
 from ._checks import order_statistic_rank as _order_statistic_rank
 from .metrics import (as_binary_labels, as_float_array, auc_sorted, check_probability, check_same_length,
                             get_metric, roc_auc_ovo)
 
 # %% auto #0
-__all__ = ['DIRECTIONS', 'HM_VARIANTS', 'TIE_TOLERANCE', 'BRENT_TOLERANCE', 'QUANTILES', 'METHODS', 'METHOD_GROUPS',
-           'REFERENCE_OPTIONS', 'InfeasibleBoundWarning', 'DegenerateBoundWarning', 'sidak_alpha', 'column_aucs',
-           'LowerBound', 'Selection', 'learn_eval_selection', 'delong_placements', 'delong_bound',
-           'hanley_mcneil_bound', 'bootstrap_aucs', 'stratified_counts', 'empirical_influence', 'tilt_log_weights',
-           'tilted_probabilities', 'bt_pvalue', 'tilting_bound', 'mabt_pvalue', 'mabt_bound', 'order_statistic_rank',
-           'fold_aucs', 'naive_bootstrap_bound', 'MethodResult', 'split_too_small', 'run_methods', 'apply_method']
+__all__ = ['DIRECTIONS', 'HM_VARIANTS', 'INFLUENCES', 'MAX_COUNT_CELLS', 'TIE_TOLERANCE', 'BRENT_TOLERANCE', 'QUANTILES',
+           'METHODS', 'METHOD_GROUPS', 'REFERENCE_OPTIONS', 'InfeasibleBoundWarning', 'DegenerateBoundWarning',
+           'sidak_alpha', 'column_aucs', 'LowerBound', 'Selection', 'learn_eval_selection', 'delong_placements',
+           'delong_bound', 'hanley_mcneil_bound', 'bootstrap_aucs', 'stratified_counts', 'empirical_influence',
+           'placement_influence', 'tilt_log_weights', 'tilted_probabilities', 'bt_pvalue', 'tilting_bound',
+           'mabt_pvalue', 'mabt_bound', 'order_statistic_rank', 'fold_aucs', 'naive_bootstrap_bound', 'MethodResult',
+           'split_too_small', 'run_methods', 'apply_method']
 
 # %% ../nbs/05_intervals.ipynb #df2a39c0
 DIRECTIONS = ("fixed", "auto")
@@ -57,24 +58,21 @@ def _flag_degenerate(method: str, se: float) -> bool:
 
 
 def _check_direction(direction):
-    if direction not in DIRECTIONS:
-        raise ValueError(f"direction must be 'fixed' or 'auto', got {direction!r}")
-    return direction
+    return check_choice(direction, "direction", DIRECTIONS)
 
 
 def _check_count(value, name, minimum=1):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
-    if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {value}")
-    return int(value)
+    return check_int(value, name, minimum=minimum)
 
 
 def _rng(random_state) -> np.random.Generator:
-    return random_state if isinstance(random_state, np.random.Generator) else np.random.default_rng(random_state)
+    "A Generator is used as is (the study hands each method its own); anything else goes through the layer."
+    return random_state if isinstance(random_state, np.random.Generator) else as_generator(random_state)
 
 
-def sidak_alpha(alpha: float, n_compared: int) -> float:
+def sidak_alpha(alpha: float, # the family-wise one-sided level, in (0, 1)
+                n_compared: int, # K compared configurations, >= 1
+               ) -> float:
     "Šidák-adjusted level 1 − (1 − α)^(1/K) for K compared configurations (K = 1 gives α)."
     alpha = check_probability(alpha, "alpha")
     n_compared = _check_count(n_compared, "n_compared")
@@ -88,7 +86,11 @@ def _eval_inputs(y, scores, *, ndim=1):
     return y, s
 
 
-def column_aucs(y, scores, *, direction: str = "fixed") -> np.ndarray:
+def column_aucs(y, # 0/1 labels (1 = positive)
+                scores, # n scores or an n × C matrix, one column per configuration
+                *,
+                direction: str = "fixed", # "fixed" or "auto" (flip a column whose negatives have the larger median)
+               ) -> np.ndarray:
     """AUC of every column of `scores` (n×C) for binary labels `y`, ties ½, from mid-rank sums (exact in float).
 
     `direction="auto"` reports 1 − AUC for a column whose negatives have the larger median (pROC's rule)."""
@@ -167,16 +169,9 @@ class Selection:
 
 
 def _fold_ids(folds, n):
-    arr = np.asarray(folds.to_numpy() if hasattr(folds, "to_numpy") else folds)
-    if arr.ndim != 1 or arr.size != n:
-        raise ValueError(f"folds must be a 1-D array with one fold id per row ({n}), got shape {arr.shape}")
-    if not np.issubdtype(arr.dtype, np.integer):
-        if not np.issubdtype(arr.dtype, np.floating) or not np.isfinite(arr).all() or (arr != np.round(arr)).any():
-            raise ValueError("folds must hold integer fold ids")
-    ids, mapped = np.unique(arr, return_inverse=True)
-    if ids.size < 2:
-        raise ValueError(f"folds must hold at least 2 distinct fold ids, got {ids.size}")
-    return mapped.astype(np.int64), ids.size
+    "Fold ids 0..F−1 and F, by the layer's `check_fold_ids`."
+    ids, labels = check_fold_ids(folds, n)
+    return ids, len(labels)
 
 
 def _check_predictions(predictions, y, folds):
@@ -211,9 +206,18 @@ def _split_problem(y, folds, n_folds, learn):
     return None
 
 
-def learn_eval_selection(predictions, y=None, folds=None, *, learn_share: float = 0.75, top_share: float = 0.1,
-                         learn_mask=None, direction: str = "fixed", max_redraws: int = 1000,
-                         random_state=None) -> Selection:
+def learn_eval_selection(
+    predictions, # N × C out-of-sample predictions Π (or a CVTResult / SimulatedPredictions, then y and folds are taken from it)
+    y=None, # 0/1 labels
+    folds=None, # one fold id per row
+    *,
+    learn_share: float = 0.75, # share of rows in the learn part, in (0, 1)
+    top_share: float = 0.1, # share of configurations in the top set (by validation score), in (0, 1)
+    learn_mask=None, # a boolean learn mask to use instead of drawing one
+    direction: str = "fixed", # "fixed" or "auto" (pROC's rule) for every AUC of the selection
+    max_redraws: int = 1000, # split draws before the selection is declared infeasible
+    random_state=None, # None, int >= 0, `SeedSequence` or `Generator`
+) -> Selection:
     "The reference's learn/eval split, then `best` (validation argmax), the top set and `final` (eval argmax in top)."
     p, y, folds, n_folds = _check_predictions(predictions, y, folds)
     learn_share = check_probability(learn_share, "learn_share")
@@ -257,7 +261,9 @@ def learn_eval_selection(predictions, y=None, folds=None, *, learn_share: float 
     return Selection(learn, best, top, final, validation, evaluation, n_redraws)
 
 # %% ../nbs/05_intervals.ipynb #bf7edcb1
-def delong_placements(y, scores):
+def delong_placements(y, # 0/1 labels (1 = case)
+                      scores, # one score per row
+                     ):
     "DeLong placement values (V for the cases, U for the controls) by binary search in the sorted classes; ties ½."
     y, s = _eval_inputs(y, scores)
     cases, controls = np.sort(s[y == 1]), np.sort(s[y == 0])
@@ -275,7 +281,13 @@ def _oriented(y, s, direction):
     return s
 
 
-def delong_bound(y, scores, *, alpha: float = 0.05, n_compared: int = 1, direction: str = "fixed") -> LowerBound:
+def delong_bound(y, # 0/1 eval labels (1 = positive)
+                 scores, # eval scores of the selected configuration
+                 *,
+                 alpha: float = 0.05, # one-sided level, in (0, 1)
+                 n_compared: int = 1, # K preselected configurations: the Šidák level for DL10p (1 = DL)
+                 direction: str = "fixed", # "fixed" or "auto" (pROC's rule)
+                ) -> LowerBound:
     "DeLong one-sided lower bound for the AUC at level `alpha` (Šidák-adjusted for `n_compared` > 1)."
     y, s = _eval_inputs(y, scores)
     level = sidak_alpha(alpha, n_compared)
@@ -294,8 +306,17 @@ def delong_bound(y, scores, *, alpha: float = 0.05, n_compared: int = 1, directi
 HM_VARIANTS = ("textbook", "reference")
 
 
-def hanley_mcneil_bound(y, scores, *, alpha: float = 0.05, variant: str = "textbook", n_compared: int = 1,
-                        n_total: int | None = None, threshold: float = 0.0, direction: str = "fixed") -> LowerBound:
+def hanley_mcneil_bound(
+    y, # 0/1 eval labels (1 = positive)
+    scores, # eval scores of the selected configuration
+    *,
+    alpha: float = 0.05, # one-sided level, in (0, 1)
+    variant: str = "textbook", # "textbook" (Hanley & McNeil's SE) or "reference" (the authors' count-based SE)
+    n_compared: int = 1, # K for the Šidák level (the study uses 1 with the reference variant)
+    n_total: int | None = None, # the full N (learn + eval), required by the reference variant
+    threshold: float = 0.0, # the reference variant's threshold for "correct" predictions
+    direction: str = "fixed", # "fixed" or "auto" (pROC's rule)
+) -> LowerBound:
     "Hanley–McNeil lower bound (`variant='textbook'`) or the reference code's count-based variant."
     y, s = _eval_inputs(y, scores)
     if variant not in HM_VARIANTS:
@@ -441,6 +462,42 @@ def empirical_influence(y, counts, t) -> np.ndarray:
         l[y == cls] -= l[y == cls].mean()
     return l
 
+# %% ../nbs/05_intervals.ipynb #2a57b8a2
+INFLUENCES = ("auto", "regression", "placement")
+MAX_COUNT_CELLS = 200_000_000  # R × n float64 counts: 1.6 GB
+
+
+def placement_influence(y, # 0/1 eval labels (1 = case)
+                        scores, # eval scores of one configuration
+                        *,
+                        direction: str = "fixed", # "fixed" or "auto" (pROC's rule)
+                       ) -> np.ndarray:
+    "Influence values of the AUC from the centred DeLong placements (Vᵢ − θ̂ for cases, Uⱼ − θ̂ for controls)."
+    y, s = _eval_inputs(y, scores)
+    v, u = delong_placements(y, _oriented(y, s, direction))
+    l = np.empty(len(y))
+    l[y == 1], l[y == 0] = v - v.mean(), u - u.mean()
+    return l
+
+
+def _influence_values(y, s, counts, t, influence, direction):
+    "The empirical influence values the tilting methods use, by the `influence` rule."
+    n, n_bootstraps = len(y), counts.shape[0]
+    if influence == "regression" or (influence == "auto" and n <= min(n_bootstraps // 2, 5000)):
+        return empirical_influence(y, counts, t)
+    return placement_influence(y, s, direction=direction)
+
+
+def _check_tilting_size(n, n_bootstraps, influence):
+    check_choice(influence, "influence", INFLUENCES)
+    if n * n_bootstraps > MAX_COUNT_CELLS:
+        raise ValueError(f"{n} eval rows × n_bootstraps={n_bootstraps} needs a {n * n_bootstraps:,}-cell count matrix "
+                         f"(more than MAX_COUNT_CELLS = {MAX_COUNT_CELLS:,}, {8 * MAX_COUNT_CELLS / 1e9:.1f} GB); "
+                         "use fewer bootstraps or a subsample of the eval rows")
+    if influence == "regression" and n > 5000:
+        raise ValueError(f"influence='regression' on {n} eval rows solves an {n} × {n} system (20 000 rows took "
+                         "7.5 GB); use influence='placement' (exact for the AUC, O(n log n)) or 'auto'")
+
 # %% ../nbs/05_intervals.ipynb #d511f614
 TIE_TOLERANCE = 1e-12
 BRENT_TOLERANCE = 1.220703e-4  # R's uniroot default, .Machine$double.eps^0.25
@@ -502,19 +559,30 @@ def bt_pvalue(counts, influence, t, t0):
 
 
 @_one_blas_thread
-def tilting_bound(y, scores, *, alpha: float = 0.05, n_bootstraps: int = 2000, n_compared: int = 1,
-                  direction: str = "fixed", fallback: str | None = None, random_state=None) -> LowerBound:
+def tilting_bound(
+    y, # eval labels, 0/1 (1 = positive)
+    scores, # eval scores of the selected configuration
+    *,
+    alpha: float = 0.05, # one-sided level, in (0, 1)
+    n_bootstraps: int = 2000, # R stratified bootstrap replicates
+    n_compared: int = 1, # K preselected configurations: the Šidák level for BT10p (1 = BT)
+    direction: str = "fixed", # "fixed" or "auto" (pROC's rule: flip when the negatives have the larger median)
+    fallback: str | None = None, # None (NaN when tilting is infeasible) or "delong"
+    influence: str = "auto", # "regression" (the reference), "placement" (closed form) or "auto"
+    random_state=None, # None, int >= 0, `SeedSequence` or `Generator`
+) -> LowerBound:
     "Bootstrap-tilting (BT) lower bound for the AUC; `n_compared=K` gives BT10p at the Šidák level."
     y, s = _eval_inputs(y, scores)
     level = sidak_alpha(alpha, n_compared)
     n_bootstraps = _check_bootstrap_options(n_bootstraps, fallback)
     _check_direction(direction)
+    _check_tilting_size(len(y), n_bootstraps, influence)
     method = "BT" if n_compared == 1 else "BT10p"
     rng = _rng(random_state)
     t0 = float(bootstrap_aucs(y, s, np.ones((1, len(y))), direction=direction)[0, 0])
     counts = stratified_counts(y, n_bootstraps, rng)
     t = bootstrap_aucs(y, s, counts, direction=direction)[:, 0]
-    influence = empirical_influence(y, counts, t)
+    influence = _influence_values(y, s, counts, t, influence, direction)
     p_value = bt_pvalue(counts, influence, t, t0)
     tau_lo, p_lo, p_zero = _tilting_search(p_value, level, 1)
     details = dict(p_zero=p_zero, tau_lo=tau_lo, p_lo=p_lo)
@@ -546,8 +614,18 @@ def mabt_pvalue(counts, influence, t, t0, selected):
 
 
 @_one_blas_thread
-def mabt_bound(y, scores, selected: int, *, alpha: float = 0.05, n_bootstraps: int = 2000,
-               direction: str = "fixed", fallback: str | None = None, random_state=None) -> LowerBound:
+def mabt_bound(
+    y, # eval labels, 0/1 (1 = positive)
+    scores, # n × K eval scores of the preselected (top) configurations
+    selected: int, # the column of `scores` to bound (the final configuration)
+    *,
+    alpha: float = 0.05, # one-sided level, in (0, 1); the max-T step does the multiplicity adjustment
+    n_bootstraps: int = 2000, # R stratified bootstrap replicates
+    direction: str = "fixed", # "fixed" or "auto" (pROC's rule)
+    fallback: str | None = None, # None (NaN when tilting is infeasible) or "delong" (DeLong at the Šidák level)
+    influence: str = "auto", # "regression" (the reference), "placement" (closed form) or "auto"
+    random_state=None, # None, int >= 0, `SeedSequence` or `Generator`
+) -> LowerBound:
     "Max-T adjusted bootstrap tilting lower bound for column `selected` of the n×K `scores` of the top set."
     if np.ndim(scores) == 2 and np.shape(scores)[1] == 0:
         raise ValueError("scores has no columns (K = 0); MABT needs the eval scores of the top set")
@@ -558,15 +636,16 @@ def mabt_bound(y, scores, selected: int, *, alpha: float = 0.05, n_bootstraps: i
     n_compared = s.shape[1]
     if isinstance(selected, bool) or not isinstance(selected, numbers.Integral) or not 0 <= selected < n_compared:
         raise ValueError(f"selected must be a column index of scores in 0..{n_compared - 1}, got {selected!r}")
+    _check_tilting_size(len(y), n_bootstraps, influence)
     if fallback == "delong" and n_compared == 1:
         result = tilting_bound(y, s[:, 0], alpha=alpha, n_bootstraps=n_bootstraps, direction=direction,
-                               fallback=fallback, random_state=random_state)
+                               fallback=fallback, influence=influence, random_state=random_state)
         return LowerBound(result.bound, result.estimate, "MABT", alpha, result.reason, "bt", result.details)
     rng = _rng(random_state)
     t0 = bootstrap_aucs(y, s, np.ones((1, len(y))), direction=direction)[0]
     counts = stratified_counts(y, n_bootstraps, rng)
     t = bootstrap_aucs(y, s, counts, direction=direction)
-    influence = empirical_influence(y, counts, t[:, selected])
+    influence = _influence_values(y, s[:, selected], counts, t[:, selected], influence, direction)
     p_value = mabt_pvalue(counts, influence, t, t0, selected)
     tau_lo, p_lo, p_zero = _tilting_search(p_value, alpha, 10)
     details = dict(p_zero=p_zero, tau_lo=tau_lo, p_lo=p_lo, n_compared=n_compared)
@@ -596,7 +675,12 @@ def order_statistic_rank(
     return _order_statistic_rank(p, n, quantile)
 
 
-def fold_aucs(predictions, y=None, folds=None, *, direction: str = "fixed") -> np.ndarray:
+def fold_aucs(predictions, # N × C (binary) or N × C × K (multiclass) predictions, or a CVTResult / SimulatedPredictions
+              y=None, # labels (0/1, or class indices 0..K−1)
+              folds=None, # one fold id per row
+              *,
+              direction: str = "fixed", # "fixed" or "auto" (pROC's rule; binary only)
+             ) -> np.ndarray:
     "F×C matrix of fold-wise AUCs (one-vs-one AUC for N×C×K predictions); every fold needs every class."
     p, y, folds, n_folds = _check_predictions(predictions, y, folds)
     _check_direction(direction)
@@ -666,7 +750,10 @@ class MethodResult:
     seconds: float
 
 
-def split_too_small(y, folds, learn_share: float = 0.75) -> bool:
+def split_too_small(y, # class labels
+                    folds, # one fold id per row
+                    learn_share: float = 0.75, # share of rows in the learn part
+                   ) -> bool:
     "The reference study's skip rule: n_minority · learn_share < F (e.g. N = 50 with balance 0.1)."
     y = np.asarray(y)
     n_folds = np.unique(np.asarray(folds)).size
@@ -674,9 +761,11 @@ def split_too_small(y, folds, learn_share: float = 0.75) -> bool:
 
 
 def _seed_streams(random_state):
-    if isinstance(random_state, np.random.Generator):
-        random_state = int(random_state.integers(2 ** 63 - 1))
-    children = np.random.SeedSequence(random_state).spawn(1 + len(METHODS))
+    if isinstance(random_state, np.random.Generator):  # one draw, so a Generator's streams stay what they were
+        root = np.random.SeedSequence(int(random_state.integers(2 ** 63 - 1)))
+    else:
+        root = as_seed_sequence(random_state)
+    children = root.spawn(1 + len(METHODS))
     return children[0], dict(zip(METHODS, children[1:]))
 
 

@@ -1,0 +1,128 @@
+"""Timing of ciauto.adapters against the straightforward routes, measured in the same run.
+
+- `from_search` re-fits every candidate on every fold; the straightforward route is one `cross_val_predict` per
+  candidate plus the fold scores. Both do the same fits, so the ratio should be about 1 on one core (the
+  overhead of the adapter), and below 1 with n_jobs=2 when the machine has two idle cores.
+- `from_oof` on a wide and a long CSV file against `pandas.read_csv` of the same file alone (the cost of the
+  checks, the pivot and the fold scores on top of reading).
+
+    python bench/adapters.py           # writes bench/out/adapters.md
+    python bench/adapters.py --quick   # smoke test, tiny sizes
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from sklearn.datasets import load_breast_cancer
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_predict
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench._timing import median_seconds  # noqa: E402
+from ciauto.adapters import from_oof, from_search, to_oof  # noqa: E402
+
+
+def straightforward_search(search, X, y):
+    "One cross_val_predict per candidate and its fold AUCs: what a user would write by hand."
+    cv = search.cv
+    folds = np.empty(len(y), int)
+    for f, (_, test) in enumerate(cv.split(X, y)):
+        folds[test] = f
+    columns = []
+    for params in search.cv_results_["params"] if hasattr(search, "cv_results_") else search.param_grid_list:
+        model = search.estimator.set_params(**params)
+        columns.append(cross_val_predict(model, X, y, cv=cv, method="predict_proba")[:, 1])
+    P = np.column_stack(columns)
+    return np.array([[roc_auc_score(y[folds == f], P[folds == f, c]) for c in range(P.shape[1])]
+                     for f in range(folds.max() + 1)])
+
+
+def search_rows(candidates_list, repeats):
+    X, y = load_breast_cancer(return_X_y=True)
+    pipe = make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000))
+    cv = StratifiedKFold(5, shuffle=True, random_state=0)
+    rows = []
+    for n_candidates in candidates_list:
+        grid = {"logisticregression__C": list(np.logspace(-3, 2, n_candidates))}
+        search = GridSearchCV(pipe, grid, cv=cv, scoring="roc_auc")
+        search.param_grid_list = [{"logisticregression__C": c} for c in grid["logisticregression__C"]]
+        ours = median_seconds(lambda: from_search(search, X, y, n_jobs=1), repeats=repeats, min_total=0)
+        two = median_seconds(lambda: from_search(search, X, y, n_jobs=2), repeats=repeats, min_total=0)
+        reference = median_seconds(lambda: straightforward_search(search, X, y), repeats=repeats, min_total=0)
+        rows.append((n_candidates, ours, two, reference))
+        print(f"| {n_candidates} | {ours:.2f} s | {two:.2f} s | {reference:.2f} s | {reference / ours:.2f}× | "
+              f"{ours / two:.2f}× |", flush=True)
+    return rows
+
+
+def oof_rows(sizes, repeats):
+    rows = []
+    folder = Path(tempfile.mkdtemp())
+    for n, c in sizes:
+        rng = np.random.default_rng(0)
+        y = np.tile([0, 1], n // 2)
+        table = pd.DataFrame(rng.random((n, c)), columns=[f"configuration {j}" for j in range(c)])
+        table.insert(0, "fold", (np.arange(n) // 2) % 10)
+        table.insert(0, "y", y)
+        wide = folder / f"wide_{n}_{c}.csv"
+        table.to_csv(wide, index=False)
+        result = from_oof(wide)
+        long = folder / f"long_{n}_{c}.csv"
+        to_oof(result, "long", long)
+        for layout, path in (("wide", wide), ("long", long)):
+            read = median_seconds(lambda: pd.read_csv(path), repeats=repeats, min_total=0)
+            ours = median_seconds(lambda: from_oof(path, layout=layout), repeats=repeats, min_total=0)
+            rows.append((layout, n, c, ours, read))
+            print(f"| {layout} | {n} | {c} | {ours:.2f} s | {read:.2f} s | {ours / read:.2f}× |", flush=True)
+    return rows
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smoke test: tiny sizes, one repetition")
+    parser.add_argument("--out", default=str(Path(__file__).parent / "out" / "adapters.md"))
+    args = parser.parse_args(argv)
+    candidates, sizes, repeats = (([2], [(200, 5)], 1) if args.quick else ([4, 8, 16], [(2000, 50), (20000, 100)], 3))
+    head = [f"# Timing of ciauto.adapters ({'quick' if args.quick else 'default'} run)", "",
+            f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, load average "
+            f"{os.getloadavg()[0]:.1f} at the start (shared machine: ratios measured in the same run are what "
+            f"counts). Medians of {repeats} calls.", "",
+            "## from_search vs one cross_val_predict per candidate (breast cancer, 569 rows, 5 folds)", "",
+            "| candidates | from_search n_jobs=1 | n_jobs=2 | straightforward | ratio (straightforward / ours) | "
+            "n_jobs=2 speed-up |", "| --- | --- | --- | --- | --- | --- |"]
+    print("\n".join(head))
+    rows = search_rows(candidates, repeats)
+    growth = []
+    if len(rows) > 1:
+        slope = np.polyfit(np.log([r[0] for r in rows]), np.log([r[1] for r in rows]), 1)[0]
+        growth = ["", f"Growth with the number of candidates: log-log slope **{slope:.2f}** (1 = linear: one fit per "
+                      "candidate and fold, nothing else grows)."]
+        print(growth[-1])
+    oof_head = ["", "## from_oof vs reading the same CSV with pandas", "",
+                "| layout | rows | configurations | from_oof | pandas.read_csv | ratio |", "| --- | --- | --- | --- | --- | --- |"]
+    print("\n".join(oof_head))
+    table_rows = oof_rows(sizes, repeats)
+    lines = head + [f"| {n} | {a:.2f} s | {b:.2f} s | {r:.2f} s | {r / a:.2f}× | {a / b:.2f}× |" for n, a, b, r in rows]
+    lines += growth + oof_head + [f"| {layout} | {n} | {c} | {a:.2f} s | {r:.2f} s | {a / r:.2f}× |"
+                                  for layout, n, c, a, r in table_rows]
+    if args.quick:
+        print("quick run: nothing written")
+        return
+    Path(args.out).parent.mkdir(exist_ok=True)
+    Path(args.out).write_text("\n".join(lines) + "\n")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
