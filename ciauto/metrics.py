@@ -25,11 +25,11 @@ __all__ = ['METRIC_KINDS', 'METRICS', 'auc_sorted', 'auc_sorted_unweighted', 'au
            'roc_auc_ovo', 'predicted_labels', 'accuracy', 'balanced_accuracy', 'neg_mean_squared_error', 'r2',
            'brier_score', 'c_index', 'Metric', 'get_metric', 'fold_score_matrix']
 
-# %% ../nbs/00_metrics.ipynb #d0eeaf1b
+# %% ../nbs/00_metrics.ipynb #3df47b12
 def _scaled_weights(sample_weight, n, name="sample_weight"):
-    "Weights divided by their largest value, so that sums and products stay in range (ones when None)."
+    "Checked weights (ones when None); `as_weights` divides them by their largest when that is beyond 1e±100."
     w = as_weights(sample_weight, n, name)
-    return np.ones(n) if w is None else w / w.max()
+    return np.ones(n) if w is None else w
 
 
 def _class_scaled_weights(y, w, name="sample_weight"):
@@ -484,7 +484,8 @@ def _regression_inputs(y_true, y_pred, sample_weight):
     t = as_float_array(y_true, "y_true")
     p = as_float_array(y_pred, "y_pred")
     check_same_length(y_true=t, y_pred=p)
-    size = max(np.abs(t).max(), np.abs(p).max()) or 1.0
+    size = max(np.abs(t).max(), np.abs(p).max())
+    size = size if size > 1e100 or 0 < size < 1e-100 else 1.0  # in range: the values exactly as given
     return t / size, p / size, _scaled_weights(sample_weight, len(t)), float(size)
 
 
