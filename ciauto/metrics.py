@@ -25,11 +25,11 @@ __all__ = ['METRIC_KINDS', 'METRICS', 'auc_sorted', 'auc_sorted_unweighted', 'au
            'roc_auc_ovo', 'predicted_labels', 'accuracy', 'balanced_accuracy', 'neg_mean_squared_error', 'r2',
            'brier_score', 'c_index', 'Metric', 'get_metric', 'fold_score_matrix']
 
-# %% ../nbs/00_metrics.ipynb #d0eeaf1b
+# %% ../nbs/00_metrics.ipynb #3df47b12
 def _scaled_weights(sample_weight, n, name="sample_weight"):
-    "Weights divided by their largest value, so that sums and products stay in range (ones when None)."
+    "Checked weights (ones when None); `as_weights` divides them by their largest when that is beyond 1e±100."
     w = as_weights(sample_weight, n, name)
-    return np.ones(n) if w is None else w / w.max()
+    return np.ones(n) if w is None else w
 
 
 def _class_scaled_weights(y, w, name="sample_weight"):
@@ -472,9 +472,11 @@ def balanced_accuracy(y_true,               # true labels
                      ) -> float:            # mean per-class recall, in [0, 1]
     "Mean over the classes present in `y_true` (with positive weight) of the weighted recall."
     truth, pred, w = _label_inputs(y_true, y_pred, sample_weight)
-    recalls = [np.sum(w[truth == c] * (pred[truth == c] == c)) / np.sum(w[truth == c])
-               for c in np.unique(truth) if np.sum(w[truth == c]) > 0]
-    return float(np.mean(recalls))
+    codes = np.unique(truth, return_inverse=True)[1]  # one pass per call, not one per class
+    total = np.bincount(codes, weights=w)
+    hits = np.bincount(codes, weights=w * (truth == pred), minlength=total.size)
+    present = total > 0
+    return float(np.mean(hits[present] / total[present]))
 
 # %% ../nbs/00_metrics.ipynb #09972fa1
 def _regression_inputs(y_true, y_pred, sample_weight):
@@ -482,7 +484,8 @@ def _regression_inputs(y_true, y_pred, sample_weight):
     t = as_float_array(y_true, "y_true")
     p = as_float_array(y_pred, "y_pred")
     check_same_length(y_true=t, y_pred=p)
-    size = max(np.abs(t).max(), np.abs(p).max()) or 1.0
+    size = max(np.abs(t).max(), np.abs(p).max())
+    size = size if size > 1e100 or 0 < size < 1e-100 else 1.0  # in range: the values exactly as given
     return t / size, p / size, _scaled_weights(sample_weight, len(t)), float(size)
 
 
@@ -529,23 +532,46 @@ def brier_score(y_true,               # 0/1 labels (1 = positive) or booleans
     w = _scaled_weights(sample_weight, len(y))
     return float(np.sum(w * (p - y) ** 2) / np.sum(w))
 
-# %% ../nbs/00_metrics.ipynb #177b838c
+# %% ../nbs/00_metrics.ipynb #145ea8d6
 @njit(cache=True, nogil=True)
-def _concordance_kernel(time, event, risk, weights):
+def _fenwick_prefix(tree, index):
+    "Sum of the first `index` entries of a Fenwick tree (1-based storage)."
+    total = 0.0
+    while index > 0:
+        total += tree[index]
+        index -= index & -index
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _concordance_kernel(time, event, rank, weights, n_ranks):
+    "Weighted Harrell's C in O(N log N): rows by descending time, a Fenwick tree of weight over risk ranks."
+    order = np.argsort(-time, kind="mergesort")
+    tree = np.zeros(n_ranks + 1)  # weight of the rows with a later time, by risk rank
+    later = 0.0
     num = 0.0
     den = 0.0
     n = time.shape[0]
-    for i in range(n):
-        if event[i] == 0 or weights[i] == 0:
-            continue
-        for j in range(n):
-            if time[j] > time[i] and weights[j] > 0:
-                pair = weights[i] * weights[j]
-                den += pair
-                if risk[i] > risk[j]:
-                    num += pair
-                elif risk[i] == risk[j]:
-                    num += 0.5 * pair
+    i = 0
+    while i < n:
+        j = i + 1  # rows i..j-1 share one time: they are not comparable with each other
+        while j < n and time[order[j]] == time[order[i]]:
+            j += 1
+        for k in range(i, j):
+            row = order[k]
+            if event[row] == 1:
+                below = _fenwick_prefix(tree, rank[row])  # later rows with a lower risk: concordant
+                tied = _fenwick_prefix(tree, rank[row] + 1) - below
+                num += weights[row] * (below + 0.5 * tied)
+                den += weights[row] * later
+        for k in range(i, j):
+            row = order[k]
+            index = rank[row] + 1
+            while index <= n_ranks:
+                tree[index] += weights[row]
+                index += index & -index
+            later += weights[row]
+        i = j
     return num / den if den > 0 else np.nan
 
 # %% ../nbs/00_metrics.ipynb #cfcbf429
@@ -563,7 +589,8 @@ def c_index(y_true,               # N×2 (time, event): event 1 = observed, 0 = 
     r = _scores(y_pred, "y_pred")
     check_same_length(y_true=t, y_pred=r)
     w = _scaled_weights(sample_weight, len(r))
-    value = _concordance_kernel(t[:, 0], t[:, 1].astype(np.int8), r, w)
+    ranks = np.unique(r, return_inverse=True)[1].astype(np.int64)
+    value = _concordance_kernel(t[:, 0], t[:, 1].astype(np.int8), ranks, w, int(ranks.max()) + 1)
     if np.isnan(value):
         raise ValueError("y_true has no comparable pair (an observed event before another time); c_index is undefined")
     return float(value)
