@@ -37,6 +37,10 @@ from ciauto.datasets import load_dataset
 from ciauto.metrics import roc_auc
 
 
+QUICK = False
+THRESHOLDS = (0.99, 0.95, 0.9)
+
+
 def timed(fn, *args, **kwargs):
     start = time.perf_counter()
     out = fn(*args, **kwargs)
@@ -81,40 +85,66 @@ def drop_winner(full, dropped_at):
     return int(np.flatnonzero(dropped_at < 0)[np.argmax(means[dropped_at < 0])])
 
 
-def compare(name, X, y, grid, seed, n_jobs, out_dir):
-    "Full CVT vs dropping vs the winner alone on the same folds and seeds; returns a summary row."
+def compare(name, X, y, grid, seed, n_jobs, out_dir, measure_drop=True):
+    """Full CVT, then the BBCD rule replayed on its matrix (fits and fitting time of a dropping run, from the measured
+    per-fit times), then (measure_drop) a real dropping run and the winner alone, timed on the same folds and seeds."""
     configurations = default_configurations(grid)
     C = len(configurations)
     print(f"\n== {name}: {len(X)} rows, grid {grid!r} ({C} configurations), n_jobs={n_jobs}", flush=True)
     full, t_full = timed(cross_validate_configurations, X, y, configurations, random_state=seed, n_jobs=n_jobs,
-                         progress=False, refit=False)
+                         progress=not QUICK, refit=False)
+    np.savez_compressed(out_dir / f"cvt_full_{name}_{grid}.npz", predictions=full.predictions, y=full.y,
+                        folds=full.folds, fold_scores=full.fold_scores)
     print(f"full CVT   : {t_full:8.1f} s  {full.n_fits} fits  winner {full.winner_name}  auc {full.apparent:.4f}",
           flush=True)
-    drop, t_drop = timed(cross_validate_configurations, X, y, configurations, random_state=seed, n_jobs=n_jobs,
-                         progress=False, refit=False, drop="bbcd")
-    print(f"BBCD-CV    : {t_drop:8.1f} s  {drop.n_fits} fits  winner {drop.winner_name}  auc {drop.apparent:.4f}",
+    dropped_at = replay_bbcd(full, seed)
+    completed = np.where(dropped_at < 0, full.n_folds, dropped_at + 1)
+    per_fit = full.configurations["fit_seconds"].to_numpy() / full.n_folds  # mean fit time per fold, per configuration
+    fit_full, fit_drop = per_fit.sum() * full.n_folds, (per_fit * completed).sum()
+    w_drop = drop_winner(full, dropped_at)
+    fit_winner = per_fit[config_index(full, full.winner)] * full.n_folds
+    print(f"BBCD-CV (replayed on the full matrix): {int(completed.sum())} fits, fits ratio BBCD/full = "
+          f"{completed.sum() / full.n_fits:.3f}; fitting-time ratio BBCD/full = {fit_drop / fit_full:.3f} "
+          f"(measured per-fit seconds); winner-alone/full = {fit_winner / fit_full:.3f}; "
+          f"{int((dropped_at < 0).sum())} survivors; winner {full.configurations['name'][config_index(full, w_drop)]}",
           flush=True)
+    print("configurations dropped after fold:", pd.Series(dropped_at[dropped_at >= 0]).value_counts().sort_index()
+          .to_dict(), flush=True)
+    _, p_all = bbcd_worse_fraction(full.predictions, full.y, full.metric, n_bootstraps=1000, random_state=seed)
+    for threshold in THRESHOLDS:
+        k = int((p_all <= threshold).sum())
+        d = replay_bbcd(full, seed, threshold=threshold) if threshold != 0.99 else dropped_at
+        done = np.where(d < 0, full.n_folds, d + 1)
+        s = int((d < 0).sum())
+        print(f"alpha={threshold}: {int(done.sum())} fits (ratio {done.sum() / full.n_fits:.3f}, fitting time "
+              f"{(per_fit * done).sum() / fit_full:.3f}), {s} survivors, winner "
+              f"{'same' if drop_winner(full, d) == full.winner else 'DIFFERENT'}; with these survivors, dropping all "
+              f"others after the first fold would still need C + (F-1)s = {C + (full.n_folds - 1) * s} fits (ratio "
+              f"{(C + (full.n_folds - 1) * s) / full.n_fits:.3f}); on all {len(full.y)} rows {k} configurations have "
+              f"P(worse than the best) <= alpha", flush=True)
+    table = full.configurations[["name", "family", "feature_selection", "cv_score", "fit_seconds"]].assign(
+        dropped_at=dropped_at, completed_folds=completed)
+    table.to_csv(out_dir / f"cvt_bbcd_{name}_{grid}.csv", index=False)
+    row = {"data": name, "rows": len(X), "grid": grid, "configurations": C, "folds": full.n_folds,
+           "fits_full": full.n_fits, "fits_bbcd": int(completed.sum()), "fits_winner": full.n_folds,
+           "fits_ratio": completed.sum() / full.n_fits, "seconds_full": t_full, "fit_seconds_full": fit_full,
+           "fit_seconds_bbcd": fit_drop, "fit_seconds_winner": fit_winner, "fit_time_ratio": fit_drop / fit_full,
+           "winner_full": full.winner_name, "winner_bbcd": full.configurations["name"][config_index(full, w_drop)],
+           "survivors": int((dropped_at < 0).sum())}
+    if not measure_drop:
+        return row
+    drop, t_drop = timed(cross_validate_configurations, X, y, configurations, random_state=seed, n_jobs=n_jobs,
+                         progress=not QUICK, refit=False, drop="bbcd")
+    done = ~np.isnan(drop.predictions)
+    assert np.array_equal(drop.predictions[done], full.predictions[done]), "dropping changed a prediction"
+    assert np.array_equal(dropped_at, drop.dropped_at), "the replay disagrees with the dropping run"
     winner_config = configurations[config_index(full, full.winner)]
     alone, t_alone = timed(cross_validate_configurations, X, y, [winner_config], random_state=seed, n_jobs=n_jobs,
                            progress=False, refit=False)
-    print(f"winner only: {t_alone:8.1f} s  {alone.n_fits} fits", flush=True)
-    done = ~np.isnan(drop.predictions)
-    assert np.array_equal(drop.predictions[done], full.predictions[done]), "dropping changed a prediction"
-    replayed = replay_bbcd(full, seed)
-    assert np.array_equal(replayed, drop.dropped_at), "the replay disagrees with the dropping run"
-    print(f"fits ratio BBCD/full = {drop.n_fits / full.n_fits:.3f} (saved {drop.fits_saved} of {full.n_fits}); "
-          f"time ratio BBCD/full = {t_drop / t_full:.3f}; winner-only/full = {t_alone / t_full:.3f}; "
-          f"dropping run = subset of the full run, replay identical", flush=True)
-    by_fold = pd.Series(drop.dropped_at[drop.dropped_at >= 0]).value_counts().sort_index()
-    print("configurations dropped after fold:", by_fold.to_dict(), flush=True)
-    table = drop.configurations[["name", "family", "feature_selection", "cv_score", "completed_folds", "dropped_at",
-                                 "fit_seconds"]].assign(full_cv_score=full.configurations["cv_score"])
-    table.to_csv(out_dir / f"cvt_bbcd_{name}_{grid}.csv", index=False)
-    return {"data": name, "rows": len(X), "grid": grid, "configurations": C, "folds": full.n_folds,
-            "fits_full": full.n_fits, "fits_bbcd": drop.n_fits, "fits_winner": alone.n_fits,
-            "fits_ratio": drop.n_fits / full.n_fits, "seconds_full": t_full, "seconds_bbcd": t_drop,
-            "seconds_winner": t_alone, "time_ratio": t_drop / t_full, "winner_full": full.winner_name,
-            "winner_bbcd": drop.winner_name, "survivors": int((drop.dropped_at < 0).sum())}
+    print(f"BBCD-CV run: {t_drop:8.1f} s  {drop.n_fits} fits (= the replay; predictions a subset of the full run); "
+          f"winner alone {t_alone:.1f} s; wall-time ratio BBCD/full = {t_drop / t_full:.3f}, "
+          f"winner-alone/full = {t_alone / t_full:.3f}", flush=True)
+    return row | {"seconds_bbcd": t_drop, "seconds_winner": t_alone, "time_ratio": t_drop / t_full}
 
 
 def prefix_timing(name, X, y, grid, seed):
@@ -169,35 +199,38 @@ def quality_split(X, y, grid, split, seed, n_jobs):
     configurations = default_configurations(grid)
     full, secs = timed(cross_validate_configurations, X_train, y_train, configurations, random_state=cvt_seed,
                        n_jobs=n_jobs, progress=False, refit=False)
-    dropped_at = replay_bbcd(full, cvt_seed)
     words = seeds_of(cvt_seed, len(configurations))
     truth_y = (y_test == full.pos_label).astype(int).to_numpy()
     target = (y_train == full.pos_label).astype(int).to_numpy()
+    cache = {}
 
     def held_out(column):
-        k = config_index(full, column)
-        model = seeded_estimator(configurations[k], int(words[1 + k]), int(words[len(configurations) + 1]))
-        with threadpool_limits(limits=1):
-            model.fit(X_train, target)
-        return roc_auc(truth_y, predict_scores(model, X_test, 2))
+        if column not in cache:
+            k = config_index(full, column)
+            model = seeded_estimator(configurations[k], int(words[1 + k]), int(words[len(configurations) + 1]))
+            with threadpool_limits(limits=1):
+                model.fit(X_train, target)
+            cache[column] = roc_auc(truth_y, predict_scores(model, X_test, 2))
+        return cache[column]
 
-    w_full, w_drop = full.winner, drop_winner(full, dropped_at)
-    auc_full = held_out(w_full)
-    auc_drop = auc_full if w_drop == w_full else held_out(w_drop)
-    keep = np.flatnonzero(dropped_at < 0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         bbc_full = bbc(full.predictions, full.y, full.folds, n_bootstraps=1000, random_state=split)
-        bbc_drop = bbc(full.predictions[:, keep], full.y, full.folds, n_bootstraps=1000, random_state=split)
-    saved = int(((full.n_folds - 1 - dropped_at) * (dropped_at >= 0)).sum())
-    row = {"split": split, "cvt_seconds": secs, "fits_ratio": 1 - saved / full.n_fits,
-           "winner_same": w_full == w_drop, "heldout_full": auc_full, "heldout_bbcd": auc_drop,
-           "apparent_full": full.apparent, "apparent_bbcd": float(full.fold_scores[:, w_drop].mean()),
-           "bbc_full": bbc_full.estimate, "bbc_full_low": bbc_full.ci_low, "bbc_full_high": bbc_full.ci_high,
-           "bbc_bbcd": bbc_drop.estimate, "bbc_bbcd_low": bbc_drop.ci_low, "bbc_bbcd_high": bbc_drop.ci_high}
-    print(f"split {split}: {secs:6.1f} s  fits ratio {row['fits_ratio']:.3f}  same winner {row['winner_same']}  "
-          f"held-out {auc_full:.4f} / {auc_drop:.4f}  BBC {bbc_full.estimate:.4f} / {bbc_drop.estimate:.4f}",
-          flush=True)
+    row = {"split": split, "cvt_seconds": secs, "heldout_full": held_out(full.winner), "apparent_full": full.apparent,
+           "bbc_full": bbc_full.estimate, "bbc_full_low": bbc_full.ci_low, "bbc_full_high": bbc_full.ci_high}
+    for threshold in THRESHOLDS:  # the paper's 0.99 first; looser thresholds replayed for free on the same matrix
+        dropped_at = replay_bbcd(full, cvt_seed, threshold=threshold)
+        w_drop, keep = drop_winner(full, dropped_at), np.flatnonzero(dropped_at < 0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            bbc_drop = bbc(full.predictions[:, keep], full.y, full.folds, n_bootstraps=1000, random_state=split)
+        saved = int(((full.n_folds - 1 - dropped_at) * (dropped_at >= 0)).sum())
+        row |= {f"fits_ratio@{threshold}": 1 - saved / full.n_fits, f"same_winner@{threshold}": w_drop == full.winner,
+                f"heldout@{threshold}": held_out(w_drop), f"bbc@{threshold}": bbc_drop.estimate,
+                f"bbc_low@{threshold}": bbc_drop.ci_low, f"bbc_high@{threshold}": bbc_drop.ci_high}
+    print(f"split {split}: {secs:6.1f} s  held-out winner {row['heldout_full']:.4f}  BBC {bbc_full.estimate:.4f}  | "
+          + "  ".join(f"a={t}: fits {row[f'fits_ratio@{t}']:.3f} same {row[f'same_winner@{t}']} held-out "
+                      f"{row[f'heldout@{t}']:.4f} BBC {row[f'bbc@{t}']:.4f}" for t in THRESHOLDS), flush=True)
     return row
 
 
@@ -208,12 +241,15 @@ def main():
     parser.add_argument("--splits", type=int, default=3)
     parser.add_argument("--n-jobs", type=int, default=None, help="joblib workers (default 2; 1 with --quick)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-drop-run", action="store_true", help="replay the drops only (no timed dropping run)")
     parser.add_argument("--skip", default="", help="comma list of parts to skip: credit-g,adult,prefix,quality")
     parser.add_argument("--out", default="bench/out")
     args = parser.parse_args()
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
     skip = set(filter(None, args.skip.split(",")))
+    global QUICK
+    QUICK = args.quick
     if args.n_jobs is None:
         args.n_jobs = 1 if args.quick else 2
 
@@ -227,7 +263,7 @@ def main():
         check_shared_identical(X, y, args.seed)
         pd.DataFrame([prefix]).to_csv(out_dir / "cvt_shared_preprocessing.csv", index=False)
     if "credit-g" not in skip:
-        rows.append(compare("credit-g", X, y, grid, args.seed, args.n_jobs, out_dir))
+        rows.append(compare("credit-g", X, y, grid, args.seed, args.n_jobs, out_dir, not args.no_drop_run))
         summarize(rows, out_dir, args.quick)
     if "quality" not in skip:
         n_splits = 1 if args.quick else args.splits
@@ -238,14 +274,18 @@ def main():
             pd.DataFrame(quality).to_csv(out_dir / f"cvt_bbcd_quality{'_quick' if args.quick else ''}.csv",
                                          index=False)
         q = pd.DataFrame(quality)
-        diff = q["heldout_bbcd"] - q["heldout_full"]
-        print(f"held-out AUC of the winner, BBCD - full: mean {diff.mean():+.4f} (max |.| {diff.abs().max():.4f}); "
-              f"split-to-split s.d. of the full winner's held-out AUC {q['heldout_full'].std(ddof=1) if len(q) > 1 else float('nan'):.4f}; "
-              f"mean fits ratio {q['fits_ratio'].mean():.3f}", flush=True)
+        spread = q["heldout_full"].std(ddof=1) if len(q) > 1 else float("nan")
+        for t in THRESHOLDS:
+            diff = q[f"heldout@{t}"] - q["heldout_full"]
+            print(f"alpha={t}: mean fits ratio {q[f'fits_ratio@{t}'].mean():.3f}; held-out AUC of the winner, "
+                  f"BBCD - full: mean {diff.mean():+.4f} (max |.| {diff.abs().max():.4f}); same winner in "
+                  f"{int(q[f'same_winner@{t}'].sum())}/{len(q)}; split-to-split s.d. of the held-out AUC {spread:.4f}",
+                  flush=True)
     if not args.quick and "adult" not in skip:  # last: the most expensive and the least needed
         Xa, ya = load_dataset("adult")
         Xa, ya = stratified_sample(Xa, ya, args.adult_rows, args.seed)
-        rows.append(compare(f"adult-{args.adult_rows}", Xa, ya, grid, args.seed, args.n_jobs, out_dir))
+        rows.append(compare(f"adult-{args.adult_rows}", Xa, ya, grid, args.seed, args.n_jobs, out_dir,
+                            not args.no_drop_run))
         summarize(rows, out_dir, args.quick)
 
 
@@ -254,6 +294,7 @@ def summarize(rows, out_dir, quick):
     summary.to_csv(out_dir / f"cvt_bbcd_summary{'_quick' if quick else ''}.csv", index=False)
     print("\n== summary")
     print(summary.drop(columns=["winner_full", "winner_bbcd"]).round(3).to_string(index=False), flush=True)
+    print("winners:", summary[["data", "winner_full", "winner_bbcd"]].to_dict(orient="records"), flush=True)
 
 
 if __name__ == "__main__":
