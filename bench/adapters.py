@@ -93,7 +93,7 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="smoke test: tiny sizes, one repetition")
     parser.add_argument("--out", default=str(Path(__file__).parent / "out" / "adapters.md"))
     args = parser.parse_args(argv)
-    candidates, sizes, repeats = (([2], [(200, 5)], 1) if args.quick else ([4, 8, 16], [(2000, 50), (20000, 100)], 3))
+    candidates, sizes, repeats = (([2], [(200, 5)], 1) if args.quick else ([4, 8, 16], [(2000, 50), (20000, 100)], 2))
     head = [f"# Timing of ciauto.adapters ({'quick' if args.quick else 'default'} run)", "",
             f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, load average "
             f"{os.getloadavg()[0]:.1f} at the start (shared machine: ratios measured in the same run are what "

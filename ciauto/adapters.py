@@ -78,7 +78,7 @@ class _UnfoldedCVTResult(CVTResult):
     def n_folds(self) -> int:
         return 0
 
-# %% ../nbs/10_adapters.ipynb #54af0e08
+# %% ../nbs/10_adapters.ipynb #9624f53e
 def make_result(predictions,  # N×C (or N×C×K) out-of-fold predictions of the successful configurations
                 y,  # the encoded target (encode_target)
                 folds,  # fold id 0..F−1 per row, or None
@@ -99,9 +99,10 @@ def make_result(predictions,  # N×C (or N×C×K) out-of-fold predictions of the
                   winner=cv_winner(fold_scores, metric), final_model=final_model, metric=metric.name,
                   classes=classes, pos_label=None if classes is None or len(classes) != 2 else classes[1],
                   completed_folds=None, dropped_at=None)
-    names = {f.name for f in dataclasses.fields(CVTResult)}  # the fields this version of CVTResult has
+    fields = dataclasses.fields(CVTResult)  # the fields this version of CVTResult has; unknown required ones: None
+    required = {f.name for f in fields if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
     kind = CVTResult if folds is not None else _UnfoldedCVTResult
-    return kind(**{k: v for k, v in values.items() if k in names})
+    return kind(**{f.name: values.get(f.name) for f in fields if f.name in values or f.name in required})
 
 # %% ../nbs/10_adapters.ipynb #c6634afc
 def _search_candidates(search) -> list[dict]:
