@@ -236,6 +236,7 @@ def main():
             "`np.linalg.lstsq` with an intercept (default BLAS threads) for the influence regression, and a loop "
             "over replicates for the tilting weights. Ratio = reference / ciauto.\n",
             "| part | n_eval | K | ciauto s | reference s | ratio |", "|---|---:|---:|---:|---:|---:|"]
+    print(out[-2], flush=True)  # the table's header, so the printed rows say which column is the ratio
     for name, n_eval, k, ours, ref in parts:
         out.append(f"| {name} | {n_eval} | {k} | {ours:.5f} | {ref:.4f} | {ref / ours:.3g} |")
         print(out[-1], flush=True)
@@ -262,6 +263,7 @@ def main():
             "matrix alone that the regression would need.\n",
             "| part | n_eval | ciauto s | regression s | ratio | ciauto MB | regression MB |",
             "|---|---:|---:|---:|---:|---:|---:|"]
+    print(out[-2], flush=True)
     for name, n, ours, ref, mb, ref_mb in influence:
         out.append(f"| {name} | {n} | {ours:.4f} | {ref:.4f} | {ref / ours:.3g} | {mb:.0f} | {ref_mb:.0f} |")
         print(out[-1], flush=True)

@@ -196,6 +196,8 @@ def _winner_and_oob_mean(counts, table):
 @njit(cache=True, nogil=True)
 def _pooled_accuracy_chunk(seeds, correct, codes, units, n_classes, max_redraws):
     "BBC with accuracy: `correct` is C×N (1 where configuration c labels row i correctly)."
+    # The per-draw state below repeats _pooled_auc_chunk's on purpose: each numba kernel keeps its metric's inner
+    # loop inline (a shared skeleton taking the metric as a function argument compiles to an indirect call per row).
     n = correct.shape[1]
     n_boot = seeds.shape[0]
     L = np.full(n_boot, np.nan)

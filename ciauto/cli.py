@@ -175,6 +175,8 @@ def add_estimate_arguments(parser: argparse.ArgumentParser, # the `estimate` sub
     "Declare `ciauto estimate`'s options."
     data = parser.add_argument_group("data (default: the embedded credit-g table)")
     data.add_argument("--data", metavar="FILE.csv", help="a CSV table with a header row (delimiter sniffed)")
+    data.add_argument("--dataset", metavar="NAME", help="a dataset ciauto knows by name instead of --data (see "
+                      "ciauto.datasets.list_datasets(); e.g. 'diabetes', the embedded regression table)")
     data.add_argument("--target", metavar="COLUMN", help="the label column of --data (default: its last column)")
     data.add_argument("--positive", metavar="LABEL", help="the positive class of a binary target, as written in "
                       "the file (default: cross_validate_configurations' rule; the output names it)")
@@ -256,11 +258,17 @@ def load_table(data: str | None, # --data: a CSV file, or None for the embedded 
                target: str | None, # --target: the label column (default: the last column)
                keep_id_columns: bool = False, # --keep-id-columns
                notes: list | None = None, # receives one-line notes (delimiter, encoding, dropped columns)
+               dataset: str | None = None, # --dataset: a name from `list_datasets()` instead of a file
               ) -> tuple: # features X, target y, a description of the data
-    "Features, target and a description of where they came from (`--data`/`--target`, or credit-g)."
+    "Features, target and a description of where they came from (`--data`/`--target`, `--dataset`, or credit-g)."
     from ciauto.datasets import load_dataset
 
     notes = [] if notes is None else notes
+    if dataset is not None:
+        if data is not None or target is not None:
+            raise ValueError("--dataset names a table with its own target: give it without --data and --target")
+        X, y = load_dataset(dataset)  # an unknown name is refused with the list of known ones
+        return X, y, f"{dataset} (ciauto dataset), target column {y.name!r}"
     if data is None:
         if target is not None:
             raise ValueError("--target needs --data (the embedded credit-g table has its own target, 'class')")
@@ -290,7 +298,7 @@ def run_cvt(args: argparse.Namespace, # the parsed `estimate` options
     "Load the data and cross-validate the default configurations on it."
     from ciauto.cvt import cross_validate_configurations, default_configurations
 
-    X, y, source = load_table(args.data, args.target, args.keep_id_columns, notes)
+    X, y, source = load_table(args.data, args.target, args.keep_id_columns, notes, getattr(args, "dataset", None))
     task = "regression" if is_continuous(y) else "classification"
     if task == "regression" and args.positive is not None:
         raise ValueError(f"--positive applies to class labels, but the target {y.name!r} is continuous ({y.nunique()} "

@@ -29,7 +29,7 @@ def _manifest() -> pd.DataFrame:
     m = pd.read_csv(PACKAGE_DATA / "manifest.csv", dtype=str, keep_default_na=False)
     for col in ("rows", "columns"):
         m[col] = m[col].astype(int)
-    m["minority_fraction"] = m["minority_fraction"].astype(float)
+    m["minority_fraction"] = pd.to_numeric(m["minority_fraction"])  # empty (NaN) for a regression target
     return m.set_index("name", drop=False)
 
 # %% ../nbs/01_datasets.ipynb #fbd36511
