@@ -53,6 +53,15 @@ def beta_binormal(n, c, f, seed):
     return rng.normal(size=(n, c)) + y[:, None] * mu, y, np.arange(n) % f
 
 
+def draw_with_both_classes(rng, y, n):
+    "In-bag rows drawn with replacement, redrawn until in-bag and out-of-bag rows both hold both classes."
+    while True:
+        idx = rng.integers(0, n, n)
+        oob = np.setdiff1d(np.arange(n), idx)
+        if len(np.unique(y[idx])) == 2 and len(np.unique(y[oob])) == 2:
+            return idx, oob
+
+
 def straightforward_pooled(scores, y, folds, b, seed):
     "Returns (seconds before the bootstrap loop, seconds in it): only the loop grows with B."
     start = time.perf_counter()
@@ -63,11 +72,7 @@ def straightforward_pooled(scores, y, folds, b, seed):
     setup = time.perf_counter() - start
     L = []
     for _ in range(b):
-        while True:
-            idx = rng.integers(0, n, n)
-            oob = np.setdiff1d(np.arange(n), idx)
-            if len(np.unique(y[idx])) == 2 and len(np.unique(y[oob])) == 2:
-                break
+        idx, oob = draw_with_both_classes(rng, y, n)
         best = int(np.argmax([roc_auc_score(y[idx], scores[idx, j]) for j in range(c)]))
         L.append(roc_auc_score(y[oob], scores[oob, best]))
     return setup, time.perf_counter() - start - setup
@@ -135,11 +140,7 @@ def straightforward_generic(probabilities, y, b, seed, loss=absolute_error):
     n, c = probabilities.shape
     L = []
     for _ in range(b):
-        while True:
-            idx = rng.integers(0, n, n)
-            oob = np.setdiff1d(np.arange(n), idx)
-            if len(np.unique(y[idx])) == 2 and len(np.unique(y[oob])) == 2:
-                break
+        idx, oob = draw_with_both_classes(rng, y, n)
         best = int(np.argmin([loss(y[idx], probabilities[idx, j]) for j in range(c)]))
         L.append(loss(y[oob], probabilities[oob, best]))
     return np.array(L)
