@@ -18,7 +18,8 @@ from sklearn.model_selection import ParameterGrid, ParameterSampler, check_cv
 from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
 
-from ._checks import binary_codes, check_choice, cv_winner, positive_label, sorted_labels, spawn_seeds
+from ._checks import (binary_codes, check_choice, check_n_jobs, cv_winner, positive_label, sorted_labels,
+                            spawn_seeds)
 from .bbc import as_fold_ids, fold_ids_from_splits
 from .cvt import Configuration, CVTResult, predict_scores, seeded_estimator
 from .metrics import as_float_array, fold_score_matrix, get_metric
@@ -196,7 +197,7 @@ def cross_validated_matrix(estimators,  # unfitted scikit-learn estimators, one 
     "Out-of-fold predictions of every estimator on one fold partition, one joblib task per (estimator, fold)."
     n_folds = int(folds.max()) + 1
     tasks = [(c, f) for c in range(len(estimators)) for f in range(n_folds)]
-    results = Parallel(n_jobs=n_jobs, return_as="generator")(
+    results = Parallel(n_jobs=check_n_jobs(n_jobs), return_as="generator")(
         delayed(_fit_predict)(clone(estimators[c]), X, target, np.flatnonzero(folds != f),
                               np.flatnonzero(folds == f), n_classes) for c, f in tasks)
     shape = (len(target), len(estimators)) + ((n_classes,) if n_classes > 2 else ())

@@ -14,7 +14,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 from numba import njit
 from tqdm.auto import tqdm
 
-from ._checks import (as_float_array, binary_codes, check_bool, check_choice, check_fold_ids, check_int,
+from ._checks import (as_float_array, binary_codes, check_bool, check_choice, check_fold_ids, check_int, check_n_jobs,
                             check_probability, check_same_length, cv_winner, order_statistic, sorted_labels,
                             spawn_seeds)
 from .metrics import (Metric, accuracy, brier_score, fold_score_matrix, get_metric, neg_mean_squared_error, r2,
@@ -552,7 +552,7 @@ class BBCResult:
 # %% ../nbs/03_bbc.ipynb #8c87ff2e
 def _run_chunks(task, seeds, n_jobs, progress: bool = False):
     "Run `task` on chunks of the per-bootstrap seeds (in joblib threads) and stitch the outputs together."
-    n_workers = effective_n_jobs(n_jobs)
+    n_workers = effective_n_jobs(check_n_jobs(n_jobs))
     size = 16 if progress else _MAX_CHUNK
     chunks = np.array_split(seeds, max(min(len(seeds), n_workers), -(-len(seeds) // size)))
     runner = ((task(chunk) for chunk in chunks) if n_workers == 1 else

@@ -33,7 +33,7 @@ from sklearn.utils.multiclass import type_of_target
 from threadpoolctl import ThreadpoolController
 from tqdm.auto import tqdm
 
-from ._checks import (as_seed_sequence, check_bool, check_choice, check_int, check_probability,
+from ._checks import (as_seed_sequence, check_bool, check_choice, check_int, check_n_jobs, check_probability,
                             check_same_length, cv_winner, positive_label, sorted_labels)
 from .metrics import auc_sorted, get_metric
 
@@ -812,6 +812,7 @@ def cross_validate_configurations(
     check_choice(drop, "drop", (None, "bbcd"))
     threshold = check_probability(drop_threshold, "drop_threshold")
     n_bootstraps = check_int(drop_bootstraps, "drop_bootstraps", minimum=1)
+    n_jobs = check_n_jobs(n_jobs)
     task = _infer_task(y_values, task, metric)
     if task == "regression":
         if pos_label is not None:

@@ -22,7 +22,7 @@ from tqdm.auto import tqdm
 from .cvt import (as_configurations, cross_validate_configurations, default_configurations, predict_scores,
                         seeded_estimator)
 from .datasets import list_datasets, load_dataset
-from ._checks import as_seed_sequence, check_int, check_real, cv_winner
+from ._checks import as_seed_sequence, check_int, check_n_jobs, check_real, cv_winner
 from .intervals import Selection, apply_method, fold_aucs, learn_eval_selection, naive_bootstrap_bound
 from .metrics import check_probability, get_metric, roc_auc
 from .simulation import paper_settings, simulate_predictions
@@ -564,6 +564,7 @@ def _single_threaded(task, *arguments):
 
 def _execute(task, arguments, *, n_jobs, progress, desc) -> list:
     "Run independent tasks through joblib (any backend), in order, with a progress bar."
+    n_jobs = check_n_jobs(n_jobs)
     results = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(_single_threaded)(task, *a) for a in arguments)
     records = []
     for part in tqdm(results, total=len(arguments), desc=desc, disable=not progress):
