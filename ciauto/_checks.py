@@ -126,7 +126,10 @@ def as_seed_sequence(random_state, # None (fresh entropy), an int >= 0, a `SeedS
 def as_generator(random_state, # anything `as_seed_sequence` takes
                  name: str = "random_state", # the argument's name, for the error message
                 ) -> np.random.Generator:
-    "A `numpy.random.Generator` started from `as_seed_sequence(random_state)`."
+    """A `numpy.random.Generator`: a Generator as it is (its stream goes on, as with `numpy.random.default_rng`),
+    anything else started from `as_seed_sequence(random_state)`."""
+    if isinstance(random_state, np.random.Generator):
+        return random_state
     return np.random.default_rng(as_seed_sequence(random_state, name))
 
 

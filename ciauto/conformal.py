@@ -49,11 +49,9 @@ def _check_scores(x, name):
 
 def _mc_random_state(random_state):
     "An int seed (kept as an int: it seeds numpy.random.RandomState, as the reference code) or a Generator."
-    if isinstance(random_state, np.random.Generator):
-        return random_state  # used as it is, so a Generator's stream gives the same band as before
     if isinstance(random_state, numbers.Integral) and not isinstance(random_state, (bool, np.bool_)):
         return check_int(random_state, "random_state", minimum=0, maximum=2**32 - 1)
-    return as_generator(random_state, "random_state")  # None, SeedSequence or Generator; rejects the rest
+    return as_generator(random_state, "random_state")  # a Generator as it is; None or a SeedSequence; rejects the rest
 
 # %% ../nbs/07_conformal.ipynb #838f82c8
 def _simes_band(n: int, delta: float, k: int) -> np.ndarray:

@@ -65,9 +65,6 @@ def _check_count(value, name, minimum=1):
     return check_int(value, name, minimum=minimum)
 
 
-def _rng(random_state) -> np.random.Generator:
-    "A Generator is used as is (the study hands each method its own); anything else goes through the layer."
-    return random_state if isinstance(random_state, np.random.Generator) else as_generator(random_state)
 
 
 def sidak_alpha(alpha: float, # the family-wise one-sided level, in (0, 1)
@@ -238,7 +235,7 @@ def learn_eval_selection(
             return Selection(learn, None, empty, None, None, None, 0, f"infeasible split: {problem}")
     else:
         n_learn = int(Fraction(repr(learn_share)) * n)
-        rng = _rng(random_state)
+        rng = as_generator(random_state)
         for attempt in range(max_redraws):
             learn = np.zeros(n, dtype=bool)
             learn[rng.choice(n, size=n_learn, replace=False)] = True
@@ -578,7 +575,7 @@ def tilting_bound(
     _check_direction(direction)
     _check_tilting_size(len(y), n_bootstraps, influence)
     method = "BT" if n_compared == 1 else "BT10p"
-    rng = _rng(random_state)
+    rng = as_generator(random_state)
     t0 = float(bootstrap_aucs(y, s, np.ones((1, len(y))), direction=direction)[0, 0])
     counts = stratified_counts(y, n_bootstraps, rng)
     t = bootstrap_aucs(y, s, counts, direction=direction)[:, 0]
@@ -641,7 +638,7 @@ def mabt_bound(
         result = tilting_bound(y, s[:, 0], alpha=alpha, n_bootstraps=n_bootstraps, direction=direction,
                                fallback=fallback, influence=influence, random_state=random_state)
         return LowerBound(result.bound, result.estimate, "MABT", alpha, result.reason, "bt", result.details)
-    rng = _rng(random_state)
+    rng = as_generator(random_state)
     t0 = bootstrap_aucs(y, s, np.ones((1, len(y))), direction=direction)[0]
     counts = stratified_counts(y, n_bootstraps, rng)
     t = bootstrap_aucs(y, s, counts, direction=direction)
@@ -724,7 +721,7 @@ def naive_bootstrap_bound(
         values = scores[:, winner]
     else:
         winner, values = None, scores
-    rng = _rng(random_state)
+    rng = as_generator(random_state)
     means = values[rng.integers(0, values.size, size=(n_bootstraps, values.size))].mean(axis=1)
     bound = float(np.sort(means)[rank - 1])
     return LowerBound(bound, float(values.mean()), "NB", alpha, details=dict(winner=winner, quantile=quantile))

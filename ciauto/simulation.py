@@ -109,7 +109,7 @@ def simulate_predictions(
     check_choice(outcome, "outcome", ("fixed", "bernoulli"))
     check_choice(score_location, "score_location", ("paper", "reference"))
     max_redraws = check_int(max_redraws, "max_redraws", minimum=1)
-    rng = random_state if isinstance(random_state, np.random.Generator) else as_generator(random_state)
+    rng = as_generator(random_state)
 
     counts = class_counts(n_samples, balance, n_classes)
     if outcome == "bernoulli":
