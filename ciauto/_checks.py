@@ -13,8 +13,8 @@ import numpy as np
 # %% auto #0
 __all__ = ['QUANTILES', 'check_int', 'check_real', 'check_probability', 'check_choice', 'check_bool', 'check_n_jobs',
            'as_seed_sequence', 'as_generator', 'spawn_seeds', 'as_array', 'as_float_array', 'check_same_length',
-           'as_weights', 'sorted_labels', 'binary_codes', 'positive_label', 'as_binary_labels', 'check_fold_ids',
-           'cv_winner', 'order_statistic_rank', 'order_statistic']
+           'as_weights', 'sorted_labels', 'binary_codes', 'class_codes', 'positive_label', 'as_binary_labels',
+           'check_fold_ids', 'cv_winner', 'order_statistic_rank', 'order_statistic']
 
 # %% ../nbs/00a_checks.ipynb #f8863606
 def _range_text(minimum, maximum, open_minimum=False, open_maximum=False) -> str:
@@ -267,6 +267,24 @@ def binary_codes(y, # binary class labels (numbers, booleans or strings), one pe
         raise ValueError(f"pos_label={pos_label!r} is not one of {name}'s labels {labels}")
     codes = (as_array(y, name) == positive).astype(np.int8)
     return codes, positive
+
+
+def class_codes(y, # class indices 0..K−1 (integers, integral floats or booleans), one per row
+                n_classes: int, # K, the number of score columns
+                name: str = "y_true", # the argument's name, for the error message
+                scores_name: str = "y_score", # the name of the N×K scores, for the error message
+               ) -> np.ndarray:
+    "`y` as int64 class indices 0..K−1 (the columns of an N×K score matrix); booleans count as 0 and 1."
+    arr = _labels_1d(y, name)
+    if arr.dtype == bool:
+        arr = arr.astype(np.int64)
+    if not np.issubdtype(arr.dtype, np.integer):
+        if not np.issubdtype(arr.dtype, np.floating) or (arr != np.round(arr)).any():
+            raise ValueError(f"{name} must hold integer class indices 0..{n_classes - 1}, got dtype {arr.dtype}")
+    if arr.min() < 0 or arr.max() >= n_classes:
+        raise ValueError(f"{name} must hold class indices 0..{n_classes - 1}, one per column of {scores_name}, "
+                         f"got {np.unique(arr)[:10].tolist()}")
+    return arr.astype(np.int64)
 
 
 def positive_label(y, # binary class labels, one per row

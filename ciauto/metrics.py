@@ -16,14 +16,15 @@ from numba import njit
 # The input checks live in the package's one checking layer; metrics re-exports the array checks and
 # `check_probability` for existing callers.
 from ._checks import (as_binary_labels, as_float_array, as_weights, check_bool, check_int, check_probability,
+                            class_codes,
                             check_same_length, sorted_labels)
 
 # %% auto #0
 __all__ = ['METRIC_KINDS', 'METRICS', 'auc_sorted', 'auc_sorted_unweighted', 'auc_merge_sorted', 'pr_points_sorted',
            'pr_points_merge', 'pr_auc_from_points', 'average_precision_from_points', 'pr_auc_sorted',
-           'average_precision_sorted', 'roc_auc', 'pr_auc', 'average_precision', 'average_ranking_loss', 'class_codes',
-           'roc_auc_ovo', 'predicted_labels', 'accuracy', 'balanced_accuracy', 'neg_mean_squared_error', 'r2',
-           'brier_score', 'c_index', 'Metric', 'get_metric', 'fold_score_matrix']
+           'average_precision_sorted', 'roc_auc', 'pr_auc', 'average_precision', 'average_ranking_loss', 'roc_auc_ovo',
+           'predicted_labels', 'accuracy', 'balanced_accuracy', 'neg_mean_squared_error', 'r2', 'brier_score',
+           'c_index', 'Metric', 'get_metric', 'fold_score_matrix']
 
 # %% ../nbs/00_metrics.ipynb #3df47b12
 def _scaled_weights(sample_weight, n, name="sample_weight"):
@@ -332,26 +333,8 @@ def _label_array(labels, name, ndim=(1,)):
     return arr
 
 # %% ../nbs/00_metrics.ipynb #9dec5fd8
-def class_codes(y_true,          # class indices 0..K−1 (integers, integral floats or booleans)
-                n_classes: int,  # K, the number of score columns
-                name: str = "y_true",  # the argument's name, for error messages
-                scores_name: str = "y_score",  # the name of the N×K scores, for error messages
-               ) -> np.ndarray:  # int64 class indices
-    "`y_true` as int64 class indices 0..K−1 (the columns of a score matrix); raises naming `name` otherwise."
-    # TODO(layer): a class-index check belongs with the other array checks in ciauto._checks
-    y = _label_array(y_true, name)
-    if y.dtype == bool:
-        y = y.astype(np.int64)
-    if not np.issubdtype(y.dtype, np.integer):
-        if not np.issubdtype(y.dtype, np.floating) or not np.isfinite(y).all() or (y != np.round(y)).any():
-            raise ValueError(f"{name} must hold integer class indices 0..{n_classes - 1}, got dtype {y.dtype}")
-    if y.min() < 0 or y.max() >= n_classes:
-        raise ValueError(f"{name} must hold class indices 0..{n_classes - 1}, one per column of {scores_name}, "
-                         f"got {np.unique(y)[:10].tolist()}")
-    return y.astype(np.int64)
-
-
-_class_labels = class_codes  # the old private name, still imported by bbc
+# `class_codes` (class indices 0..K−1 of a score matrix) lives in the checking layer with the other label checks;
+# metrics re-exports it (see the import cell above)
 
 # %% ../nbs/00_metrics.ipynb #31c1038a
 @njit(cache=True, nogil=True)

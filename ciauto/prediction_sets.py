@@ -17,7 +17,8 @@ from scipy.special import softmax
 from sklearn.base import clone
 from sklearn.neighbors import NearestNeighbors
 
-from ._checks import (as_generator, check_bool, check_choice, check_int, check_probability, check_real,
+from ._checks import (as_array, as_generator, check_bool, check_choice, check_int, check_probability, check_real,
+                            class_codes,
                             order_statistic_rank)
 from .conformal import outlier_scores
 
@@ -47,19 +48,13 @@ def _score_matrix(scores, name: str, n_classes: int | None = None) -> np.ndarray
 
 
 def _class_labels(labels, name: str, n: int, n_classes: int) -> np.ndarray:
-    "Integer column indices 0..K-1, one per row."
-    arr = np.asarray(labels)
-    if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
-        if arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
-            arr = arr.astype(np.int64)
-        else:
-            raise TypeError(f"{name} must hold integer class indices 0..{n_classes - 1}, got dtype {arr.dtype}")
+    "Integer column indices 0..K-1, one per score row (the layer's `class_codes`; a boolean is no column index here)."
+    arr = as_array(labels, name)
+    if arr.dtype == bool:
+        raise TypeError(f"{name} must hold integer class indices 0..{n_classes - 1}, got dtype bool")
     if arr.shape != (n,):
         raise ValueError(f"{name} must be 1-D with one label per score row ({n}), got shape {arr.shape}")
-    if arr.size and (arr.min() < 0 or arr.max() >= n_classes):
-        raise ValueError(f"{name} must hold column indices 0..{n_classes - 1}, got values in "
-                         f"[{arr.min()}, {arr.max()}]")
-    return arr.astype(np.int64)
+    return class_codes(arr, n_classes, name, "the scores")
 
 # %% ../nbs/07b_prediction_sets.ipynb #5dd0bdc7
 def lac_scores(probabilities: np.ndarray,  # n x K, higher = more plausible
