@@ -14,7 +14,7 @@ import numpy as np
 __all__ = ['QUANTILES', 'check_int', 'check_real', 'check_probability', 'check_choice', 'check_bool', 'check_n_jobs',
            'as_seed_sequence', 'as_generator', 'spawn_seeds', 'as_array', 'as_float_array', 'check_same_length',
            'as_weights', 'sorted_labels', 'binary_codes', 'class_codes', 'positive_label', 'as_binary_labels',
-           'check_fold_ids', 'cv_winner', 'order_statistic_rank', 'order_statistic']
+           'check_fold_ids', 'check_fold_classes', 'cv_winner', 'order_statistic_rank', 'order_statistic']
 
 # %% ../nbs/00a_checks.ipynb #f8863606
 def _range_text(minimum, maximum, open_minimum=False, open_maximum=False) -> str:
@@ -335,6 +335,25 @@ def check_fold_ids(folds, # one integer fold id per row
     if labels.size < 2:
         raise ValueError(f"{name} holds {labels.size} fold; at least 2 folds are needed")
     return ids.astype(np.int64), labels
+
+
+def check_fold_classes(codes, # class code 0..K−1 of every row
+                       fold_ids, # fold id 0..F−1 of every row (from `check_fold_ids`)
+                       classes, # the K class labels, for the message
+                       *,
+                       fold_labels=None, # the user's fold ids, for the message (default 0..F−1)
+                       why: str = "", # why every fold needs every class, and what to do, for the message
+                      ) -> None:
+    "Every fold holds every class; otherwise a ValueError naming the first fold and class missing."
+    codes, fold_ids = np.asarray(codes, np.int64), np.asarray(fold_ids, np.int64)
+    labels = np.asarray(classes).tolist()
+    present = np.zeros((int(fold_ids.max()) + 1, len(labels)), bool)
+    present[fold_ids, codes] = True
+    if not present.all():
+        f, k = np.argwhere(~present)[0]
+        fold = int(f) if fold_labels is None else np.asarray(fold_labels).tolist()[f]
+        raise ValueError(f"fold {fold} lacks class {labels[k]!r} (it holds no row of class {labels[k]!r})"
+                         + (f"; {why}" if why else ""))
 
 # %% ../nbs/00a_checks.ipynb #7ba494e3
 def cv_winner(fold_scores, # F×C fold-wise performance (NaN where a configuration has no value for a fold)

@@ -14,8 +14,8 @@ from joblib import Parallel, delayed, effective_n_jobs
 from numba import njit
 from tqdm.auto import tqdm
 
-from ._checks import (as_float_array, binary_codes, check_bool, check_choice, check_fold_ids, check_int, check_n_jobs,
-                            check_probability, check_same_length, cv_winner, order_statistic, sorted_labels,
+from ._checks import (as_float_array, binary_codes, check_bool, check_choice, check_fold_classes, check_fold_ids,
+                            check_int, check_n_jobs, check_probability, check_same_length, cv_winner, order_statistic, sorted_labels,
                             spawn_seeds)
 from .metrics import (Metric, accuracy, brier_score, fold_score_matrix, get_metric, neg_mean_squared_error, r2,
                             roc_auc)
@@ -453,12 +453,9 @@ def _hard_labels(predictions):
 
 
 def _check_fold_classes(codes, classes, fold_ids, fold_labels, metric, method):
-    for f, label in enumerate(fold_labels):
-        missing = np.setdiff1d(np.arange(len(classes)), codes[fold_ids == f])
-        if missing.size:
-            hint = (" For pooled BBC, winner_rule='pooled' needs no fold-wise values." if method == "pooled" else "")
-            raise ValueError(f"fold {label} lacks class {classes.tolist()[missing[0]]!r}; fold-wise {metric.name!r} needs "
-                             f"every class in every fold.{hint}")
+    hint = (" For pooled BBC, winner_rule='pooled' needs no fold-wise values." if method == "pooled" else "")
+    check_fold_classes(codes, fold_ids, classes, fold_labels=fold_labels,
+                       why=f"fold-wise {metric.name!r} needs every class in every fold.{hint}")
 
 
 def _refuse_nan(values, metric, where):

@@ -33,8 +33,8 @@ from sklearn.utils.multiclass import type_of_target
 from threadpoolctl import ThreadpoolController
 from tqdm.auto import tqdm
 
-from ._checks import (as_seed_sequence, check_bool, check_choice, check_int, check_n_jobs, check_probability,
-                            check_same_length, cv_winner, positive_label, sorted_labels)
+from ._checks import (as_seed_sequence, check_bool, check_choice, check_fold_classes, check_int, check_n_jobs,
+                            check_probability, check_same_length, cv_winner, positive_label, sorted_labels)
 from .metrics import auc_sorted, get_metric
 
 # %% auto #0
@@ -695,12 +695,8 @@ def _group_codes(groups, n: int) -> tuple[np.ndarray | None, int | None]:
 
 
 def _check_fold_classes(target: np.ndarray, folds: np.ndarray, classes: np.ndarray, grouped: bool) -> None:
-    for f in range(int(folds.max()) + 1):
-        missing = sorted(set(range(len(classes))) - set(np.unique(target[folds == f]).tolist()))
-        if missing:
-            why = "the groups are too few or too class-pure" if grouped else "a class is too small"
-            raise ValueError(f"fold {f} holds no row of class {classes[missing[0]]!r}: {why} for "
-                             f"{int(folds.max()) + 1} folds; lower n_folds")
+    why = "the groups are too few or too class-pure" if grouped else "a class is too small"
+    check_fold_classes(target, folds, classes, why=f"{why} for {int(folds.max()) + 1} folds; lower n_folds")
 
 # %% ../nbs/02_cvt.ipynb #977b1800
 def _cheapest_first(todo: list, seconds: np.ndarray, completed: np.ndarray) -> list:
