@@ -57,12 +57,6 @@ def _flag_degenerate(method: str, se: float) -> bool:
     return True
 
 
-def _check_direction(direction):
-    return check_choice(direction, "direction", DIRECTIONS)
-
-
-def _check_count(value, name, minimum=1):
-    return check_int(value, name, minimum=minimum)
 
 
 
@@ -72,7 +66,7 @@ def sidak_alpha(alpha: float, # the family-wise one-sided level, in (0, 1)
                ) -> float:
     "Šidák-adjusted level 1 − (1 − α)^(1/K) for K compared configurations (K = 1 gives α)."
     alpha = check_probability(alpha, "alpha")
-    n_compared = _check_count(n_compared, "n_compared")
+    n_compared = check_int(n_compared, "n_compared", minimum=1)
     return float(-np.expm1(np.log1p(-alpha) / n_compared))
 
 
@@ -94,7 +88,7 @@ def column_aucs(y, # 0/1 labels (1 = positive)
     y = as_binary_labels(y, "y")
     s = as_float_array(scores, "scores", ndim=(1, 2))
     check_same_length(y=y, scores=s)
-    _check_direction(direction)
+    check_choice(direction, "direction", DIRECTIONS)
     s2 = s[:, None] if s.ndim == 1 else s
     positive = y == 1
     n1, n0 = int(positive.sum()), int((~positive).sum())
@@ -219,8 +213,8 @@ def learn_eval_selection(
     p, y, folds, n_folds = _check_predictions(predictions, y, folds)
     learn_share = check_probability(learn_share, "learn_share")
     top_share = check_probability(top_share, "top_share")
-    _check_direction(direction)
-    max_redraws = _check_count(max_redraws, "max_redraws")
+    check_choice(direction, "direction", DIRECTIONS)
+    max_redraws = check_int(max_redraws, "max_redraws", minimum=1)
     empty = np.array([], dtype=np.int64)
     if p.ndim == 3:
         return Selection(None, None, empty, None, None, None, 0, "multiclass input: the split methods are binary-only")
@@ -273,7 +267,7 @@ def delong_placements(y, # 0/1 labels (1 = case)
 
 def _oriented(y, s, direction):
     "Scores turned around when `direction='auto'` and the negatives have the larger median."
-    if _check_direction(direction) == "auto" and np.median(s[y == 0]) > np.median(s[y == 1]):
+    if check_choice(direction, "direction", DIRECTIONS) == "auto" and np.median(s[y == 0]) > np.median(s[y == 1]):
         return -s
     return s
 
@@ -328,7 +322,7 @@ def hanley_mcneil_bound(
     else:
         if n_total is None:
             raise ValueError("n_total (the full sample size, learn + eval) is required for variant='reference'")
-        n_total = _check_count(n_total, "n_total")
+        n_total = check_int(n_total, "n_total", minimum=1)
         if n_total < len(y):
             raise ValueError(f"n_total must be at least the number of eval rows {len(y)}, got {n_total}")
         if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or not np.isfinite(threshold):
@@ -537,7 +531,7 @@ def _tilted_bound(y, scores, influence, tau, n_bootstraps, rng, direction):
 
 
 def _check_bootstrap_options(n_bootstraps, fallback):
-    n_bootstraps = _check_count(n_bootstraps, "n_bootstraps")
+    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=1)
     if fallback not in (None, "delong"):
         raise ValueError(f"fallback must be None or 'delong', got {fallback!r}")
     return n_bootstraps
@@ -572,7 +566,7 @@ def tilting_bound(
     y, s = _eval_inputs(y, scores)
     level = sidak_alpha(alpha, n_compared)
     n_bootstraps = _check_bootstrap_options(n_bootstraps, fallback)
-    _check_direction(direction)
+    check_choice(direction, "direction", DIRECTIONS)
     _check_tilting_size(len(y), n_bootstraps, influence)
     method = "BT" if n_compared == 1 else "BT10p"
     rng = as_generator(random_state)
@@ -629,7 +623,7 @@ def mabt_bound(
     y, s = _eval_inputs(y, scores, ndim=2)
     alpha = check_probability(alpha, "alpha")
     n_bootstraps = _check_bootstrap_options(n_bootstraps, fallback)
-    _check_direction(direction)
+    check_choice(direction, "direction", DIRECTIONS)
     n_compared = s.shape[1]
     if isinstance(selected, bool) or not isinstance(selected, numbers.Integral) or not 0 <= selected < n_compared:
         raise ValueError(f"selected must be a column index of scores in 0..{n_compared - 1}, got {selected!r}")
@@ -680,7 +674,7 @@ def fold_aucs(predictions, # N × C (binary) or N × C × K (multiclass) predict
              ) -> np.ndarray:
     "F×C matrix of fold-wise AUCs (one-vs-one AUC for N×C×K predictions); every fold needs every class."
     p, y, folds, n_folds = _check_predictions(predictions, y, folds)
-    _check_direction(direction)
+    check_choice(direction, "direction", DIRECTIONS)
     out = np.empty((n_folds, p.shape[1]))
     for f in range(n_folds):
         rows = folds == f
@@ -706,7 +700,7 @@ def naive_bootstrap_bound(
     "NB: Q(α) of the means of bootstrap samples of the CV winner's fold performances (F×C matrix or F-vector)."
     scores = as_float_array(fold_scores, "fold_scores", ndim=(1, 2))
     alpha = check_probability(alpha, "alpha")
-    n_bootstraps = _check_count(n_bootstraps, "n_bootstraps")
+    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=1)
     if n_bootstraps * alpha < 1 - 1e-9:
         raise ValueError(f"n_bootstraps={n_bootstraps} is too few for alpha={alpha:g}: Q(alpha) needs at least "
                          f"{int(np.ceil(1 / alpha - 1e-9))} bootstrap means (alpha·n_bootstraps >= 1), otherwise "
@@ -830,7 +824,7 @@ def run_methods(predictions, y=None, folds=None, *, methods=None, alpha: float =
     p, y, fold_ids, methods = _method_inputs(predictions, y, folds, methods, hm_variant, quantile)
     alpha = check_probability(alpha, "alpha")
     _check_bootstrap_options(2000 if n_bootstraps is None else n_bootstraps, fallback)
-    _check_direction(direction)
+    check_choice(direction, "direction", DIRECTIONS)
     split_seed, method_seeds = _seed_streams(random_state)
     start = time.perf_counter()
     if selection is None and any(m != "NB" for m in methods):
