@@ -18,10 +18,14 @@ import numpy as np
 from sklearn.metrics import roc_auc_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from ciauto.intervals import (METHODS, InfeasibleBoundWarning, bootstrap_aucs, delong_bound,  # noqa: E402
-                              empirical_influence, placement_influence, run_methods, split_too_small,
-                              stratified_counts, tilt_log_weights, tilting_bound)
+from ciauto.intervals import (InfeasibleBoundWarning, bootstrap_aucs, delong_bound,  # noqa: E402
+                              empirical_influence, placement_influence, stratified_counts, tilt_log_weights,
+                              tilting_bound)
 from ciauto.simulation import SIMULATION_ARGS, paper_settings, simulate_predictions  # noqa: E402
+from ciauto.study_methods import apply_methods  # noqa: E402
+from ciauto.study_run import StudyRun  # noqa: E402
+
+METHODS = ("NB", "DL", "HM", "BT", "DL10p", "HM10p", "BT10p", "MABT")  # the competing methods (not BBC/BBC-F)
 
 warnings.simplefilter("ignore", InfeasibleBoundWarning)
 
@@ -131,7 +135,8 @@ def bench_parts(sizes, ks, n_reference_replicates, repeats):
 
 
 def bench_methods(sizes, ks, repeats):
-    "Each method through run_methods on simulated runs with n_eval = N − ⌊0.75 N⌋ and C = 10 K (top 10 % ≈ K)."
+    """Each method through the study's registry (`apply_methods` on one `StudyRun`) on simulated runs with
+    n_eval = N − ⌊0.75 N⌋ and C = 10 K (top 10 % ≈ K); the shared learn/eval selection is timed on its own."""
     n_for_eval = {12: 48, 125: 500, 1000: 4000}
     rows = []
     for n_eval in sizes:
@@ -140,16 +145,17 @@ def bench_methods(sizes, ks, repeats):
             times = {m: [] for m in METHODS}
             times["selection"] = []
             missing, k_seen = 0, []
-            run_methods(simulate_predictions(9, 6, n_samples=n, n_configurations=10 * k, random_state=99),
-                        random_state=0)  # warm-up
+            run_all(simulate_predictions(9, 6, n_samples=n, n_configurations=10 * k, random_state=99), 0)  # warm-up
             for rep in range(repeats):
                 sim = simulate_predictions(9, 6, n_samples=n, n_configurations=10 * k, random_state=rep)
-                table = run_methods(sim, random_state=rep)
-                for _, row in table.iterrows():
-                    times[row.method].append(row.seconds)
-                times["selection"].append(table.selection_seconds.iloc[0])
-                missing += int(table.bound.isna().sum())
-                k_seen.append(int(table.n_compared.max()))
+                run = StudyRun(sim.predictions, sim.y, sim.folds, truth=sim.true_performance, selection_seed=rep)
+                start = time.perf_counter()
+                selection = run.selection
+                times["selection"].append(time.perf_counter() - start)
+                for record in apply_methods(run, METHODS, seed=rep):
+                    times[record["method"]].append(record["seconds"])
+                    missing += int(np.isnan(record["bound"]))
+                k_seen.append(selection.n_compared)
             rows.append(dict(n_eval=n_eval, K=int(np.median(k_seen)), N=n, C=10 * k,
                              **{m: float(np.median(v)) for m, v in times.items()},
                              nan_share=missing / (repeats * len(METHODS))))
@@ -168,13 +174,24 @@ def bench_study(runs_per_setting):
             start = time.perf_counter()
             sim = simulate_predictions(**args, random_state=1000 * setting + rep)
             methods = ["NB"] if split_too_small(sim.y, sim.folds) else list(METHODS)
-            run_methods(sim, methods=methods, random_state=rep)
+            run_all(sim, rep, methods)
             if rep:  # the first run of each setting warms caches
                 times.append(time.perf_counter() - start)
         rows.append(dict(setting=setting, beta=f"({row.beta_a},{row.beta_b})", N=row.n_samples,
                          C=row.n_configurations, balance=row.balance, methods="NB only" if len(methods) == 1 else "all 8",
                          seconds_per_run=float(np.mean(times))))
     return rows
+
+
+def run_all(sim, seed, methods=METHODS):
+    "The competing methods on one simulated run, as the study applies them (one shared learn/eval selection)."
+    run = StudyRun(sim.predictions, sim.y, sim.folds, truth=sim.true_performance, selection_seed=seed)
+    return apply_methods(run, methods, seed=seed)
+
+
+def split_too_small(y, folds, learn_share=0.75):
+    "The reference study's skip rule: n_minority · learn_share < F (e.g. N = 50 with balance 0.1)."
+    return bool(np.bincount(np.asarray(y)).min() * learn_share < np.unique(np.asarray(folds)).size)
 
 
 def peak_megabytes(fn):
@@ -244,7 +261,7 @@ def main():
     methods = bench_methods(sizes, ks, repeats)
     cols = ["selection"] + list(METHODS)
     out += ["\n## Seconds per call of each method (median over runs)\n",
-            "`run_methods` on simulated runs (Beta(9, 6), balance ½) with N = 48, 500, 4000 so that the eval part has "
+            "`apply_methods` (the study's registry) on simulated runs (Beta(9, 6), balance ½) with N = 48, 500, 4000 so that the eval part has "
             "12, 125, 1000 rows, and C = 10·K configurations so that the top 10 % holds K. BT/BT10p/MABT use R = 2000; "
             "NB R = 500. `nan` = share of NaN bounds (small eval sets: perfectly separated eval data, tilting "
             "infeasible, which also ends early).\n",
@@ -273,7 +290,7 @@ def main():
     study = bench_study(study_runs)
     total = sum(r["seconds_per_run"] * 200 for r in study)
     out += ["\n## Cost of the paper's simulation study (competing methods only)\n",
-            f"Each of the 16 binary settings of `paper_settings()`: simulate + `run_methods` (all 8 methods; NB only "
+            f"Each of the 16 binary settings of `paper_settings()`: simulate + `apply_methods` (all 8 methods; NB only "
             f"where the reference skips the split methods, N = 50 with balance 0.1), mean of {study_runs} runs after a "
             "warm-up run. BBC/BBC-F are not included (ciauto.bbc).\n",
             "| setting | (a,b) | N | C | balance | methods | s/run | s for 200 runs |", "|---:|---|---:|---:|---|---|---:|---:|"]
