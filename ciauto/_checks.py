@@ -247,7 +247,7 @@ def sorted_labels(y, # class labels, one per row
         raise TypeError(f"{name} mixes label types ({', '.join(kinds)}); use one type for all labels") from err
     return classes, codes.astype(np.int64)
 
-
+# %% ../nbs/00a_checks.ipynb #05724b5c
 def binary_codes(y, # binary class labels (numbers, booleans or strings), one per row
                  pos_label=None, # the positive class; None: the greater of the two sorted labels
                  name: str = "y", # the argument's name, for the error message
@@ -268,7 +268,7 @@ def binary_codes(y, # binary class labels (numbers, booleans or strings), one pe
     codes = (as_array(y, name) == positive).astype(np.int8)
     return codes, positive
 
-
+# %% ../nbs/00a_checks.ipynb #c6aeca9b
 def class_codes(y, # class indices 0..K−1 (integers, integral floats or booleans), one per row
                 n_classes: int, # K, the number of score columns
                 name: str = "y_true", # the argument's name, for the error message
@@ -286,7 +286,7 @@ def class_codes(y, # class indices 0..K−1 (integers, integral floats or boolea
                          f"got {np.unique(arr)[:10].tolist()}")
     return arr.astype(np.int64)
 
-
+# %% ../nbs/00a_checks.ipynb #2348938b
 def positive_label(y, # binary class labels, one per row
                    pos_label=None, # the positive class; None: the greater of the two sorted labels
                    name: str = "y", # the argument's name, for the error message

@@ -310,17 +310,6 @@ def as_fold_ids(folds, # fold ids (one per row), a list of (train, test) pairs, 
     return ids, np.arange(ids.max() + 1)
 
 # %% ../nbs/03_bbc.ipynb #0d17598f
-_METHODS = ("pooled", "folds")
-_ALTERNATIVES = ("two-sided", "greater", "less")
-_QUANTILES = ("inverted_cdf", "reference")
-_WINNER_RULES = ("fold_mean", "pooled")
-_MAX_CHUNK = 128  # bootstraps per task: bounds the generic path's B×N count matrix
-_SIZE_DEPENDENT = {"average_ranking_loss": "it counts the negatives ranked above each positive, a number that grows "
-                                           "with the rows evaluated, so out-of-bag values (about 0.368·N rows) and "
-                                           "fold values are on different scales; use 'roc_auc' (the same ranking "
-                                           "loss normalised: 1 − AUC)"}
-
-
 def _configuration_names(source) -> list | None:
     "Column c's configuration name, from a CVTResult's `configurations` table (name, column), if it has one."
     table = getattr(source, "configurations", None)
@@ -339,6 +328,17 @@ def _complete_columns(predictions):
         return predictions, None
     kept = np.flatnonzero(~incomplete)
     return P[:, kept], kept
+
+# %% ../nbs/03_bbc.ipynb #d7f55d87
+_METHODS = ("pooled", "folds")
+_ALTERNATIVES = ("two-sided", "greater", "less")
+_QUANTILES = ("inverted_cdf", "reference")
+_WINNER_RULES = ("fold_mean", "pooled")
+_MAX_CHUNK = 128  # bootstraps per task: bounds the generic path's B×N count matrix
+_SIZE_DEPENDENT = {"average_ranking_loss": "it counts the negatives ranked above each positive, a number that grows "
+                                           "with the rows evaluated, so out-of-bag values (about 0.368·N rows) and "
+                                           "fold values are on different scales; use 'roc_auc' (the same ranking "
+                                           "loss normalised: 1 − AUC)"}
 
 
 def _unpack(predictions, y, folds, metric, pos_label):
@@ -364,7 +364,7 @@ def _unpack(predictions, y, folds, metric, pos_label):
         raise ValueError(f"metric {metric.name!r} cannot be bias-corrected by BBC: {_SIZE_DEPENDENT[metric.name]}")
     return predictions, y, folds, metric, pos_label, kept
 
-
+# %% ../nbs/03_bbc.ipynb #cbeb35cc
 def _check_predictions(predictions, metric):
     ndim = {"multiclass": 3, "labels": (2, 3), "generic": (2, 3)}.get(metric.kind, 2)
     what = {3: "N×C×K class scores", 2: "N×C (one column per configuration)"}
@@ -524,7 +524,10 @@ class BBCResult:
         "Every field as plain Python values (JSON-serialisable)."
         return {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in self.__dict__.items()}
 
-    def plot(self, ax=None, bins="auto"):
+    def plot(self,
+             ax=None,  # matplotlib axes to draw on (default: a new figure)
+             bins="auto",  # histogram bins, as numpy.histogram takes them
+             ):
         "Histogram of the bootstrap distribution with the apparent value, the estimate and the interval marked."
         import matplotlib.pyplot as plt
         if ax is None:

@@ -37,7 +37,8 @@ class Report:
     table: object = None  # the printed table (a pandas DataFrame), saved by `--output FILE.csv`
     notes: list = field(default_factory=list)  # one-line notes and warnings for stderr
 
-    def save(self, path: str) -> str:
+    def save(self, path: str,  # `.json` writes the record, any other suffix the table as CSV
+             ) -> str:
         "Write the record (`.json`) or the table (`.csv`) to `path`; returns the line to print."
         if path.lower().endswith(".json"):
             Path(path).write_text(json.dumps(self.record, indent=2, default=_plain) + "\n")

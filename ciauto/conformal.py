@@ -460,9 +460,9 @@ class ConformalMetrics:
     at_floor: bool = False  # Monte Carlo band: fell back to the floor delta_hat
     n_simulations: int | None = None  # Monte Carlo band: simulated calibration sets
     band: np.ndarray = field(default=None, repr=False, compare=False)  # b_1..b_{n+1} used
-    _id_sorted: np.ndarray = field(default=None, repr=False, compare=False)
-    _ood_sorted: np.ndarray = field(default=None, repr=False, compare=False)
-    _lower: np.ndarray = field(default=None, repr=False, compare=False)
+    _id_sorted: np.ndarray = field(default=None, repr=False, compare=False)  # sorted in-distribution scores (for `curves`)
+    _ood_sorted: np.ndarray = field(default=None, repr=False, compare=False)  # sorted OOD scores (for `curves`)
+    _lower: np.ndarray = field(default=None, repr=False, compare=False)  # the band's lower bounds a_1..a_n (for `curves`)
 
     def __repr__(self):
         beta = f"{100 * self.tpr_level:g}"

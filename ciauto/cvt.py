@@ -65,7 +65,11 @@ class FdrSelector(SelectorMixin, BaseEstimator):
         self.max_features = max_features
         self.task = task
 
-    def fit(self, X, y):
+    def fit(self,
+            X,  # n × p training features
+            y,  # n training labels (or targets)
+            ):
+        "Keep the features whose BH-adjusted p-value is at most `alpha` (the `max_features` smallest; at least one)."
         p = _univariate_pvalues(X, y, self.task)
         order = np.argsort(p, kind="mergesort")
         m = len(p)
@@ -100,7 +104,11 @@ class L1Selector(SelectorMixin, BaseEstimator):
         self.task = task
         self.random_state = random_state
 
-    def fit(self, X, y):
+    def fit(self,
+            X,  # n × p training features
+            y,  # n training labels (or targets)
+            ):
+        "Keep the features with a non-zero L1-penalised coefficient (at least one: the largest, else the best F-test)."
         if self.task == "regression":
             z = (y - np.mean(y)) / (np.std(y) or 1.0)
             weight = np.abs(Lasso(alpha=0.05 / self.C, max_iter=5000).fit(X, z).coef_)
@@ -369,7 +377,7 @@ def predict_scores(model,  # a fitted classifier or regressor
     position = {c: j for j, c in enumerate(model.classes_)}
     return scores[:, [position[k] for k in range(n_classes)]]
 
-
+# %% ../nbs/02_cvt.ipynb #638e82f6
 class _Threadpools:
     "The process's ThreadpoolController, made on first use (a scan of the loaded libraries costs ~15 ms)."
 
@@ -397,7 +405,7 @@ def _single_threaded():
     stack.enter_context(parallel_config(backend="sequential"))
     return stack
 
-
+# %% ../nbs/02_cvt.ipynb #9d90771f
 def _fit_predict(estimator, X_train, y_train, X_test, n_classes: int):
     "Fit on the training rows, score the test rows: (scores or None, seconds, error message or None)."
     start = time.perf_counter()
@@ -519,14 +527,6 @@ def bbcd_worse_fraction(predictions,  # n×C out-of-sample predictions of the ac
     return best, worse / max(used, 1)
 
 # %% ../nbs/02_cvt.ipynb #9f1cb9e0
-def _json_array(a) -> list:
-    "A JSON-ready nested list: NaN becomes None."
-    a = np.asarray(a)
-    if a.dtype.kind == "f":
-        return np.where(np.isnan(a), None, a.astype(object)).tolist()
-    return a.tolist()
-
-
 @dataclass(frozen=True, repr=False)
 class CVTResult:
     """Out-of-sample predictions of every successful configuration on one fold partition, and the CV winner.
@@ -588,6 +588,14 @@ class CVTResult:
         "The winner's cross-validated performance (optimistic: see BBC)."
         return float(self.cv_scores[self.winner])
 
+# %% ../nbs/02_cvt.ipynb #76826509
+def _json_array(a) -> list:
+    "A JSON-ready nested list: NaN becomes None."
+    a = np.asarray(a)
+    if a.dtype.kind == "f":
+        return np.where(np.isnan(a), None, a.astype(object)).tolist()
+    return a.tolist()
+
 # %% ../nbs/02_cvt.ipynb #5f0f32e9
 def _survivors(self) -> CVTResult:
     "The result restricted to the configurations never dropped: the set BBC-CV bootstraps after BBCD-CV."
@@ -634,7 +642,9 @@ def _repr(self) -> str:
 CVTResult.survivors, CVTResult.to_frame, CVTResult.to_dict, CVTResult.__repr__ = _survivors, _to_frame, _to_dict, _repr
 
 # %% ../nbs/02_cvt.ipynb #a13a5639
-def _plot(self, ax=None):
+def _plot(self,
+          ax=None,  # matplotlib axes to draw on (default: a new figure)
+          ):
     "Every configuration's CV performance (mean ± 1 s.e. over its folds), sorted; dropped ones hollow; the winner red."
     import matplotlib.pyplot as plt
 

@@ -96,7 +96,8 @@ class Selector:
     def __str__(self):
         return self.string
 
-    def covers(self, column) -> np.ndarray:
+    def covers(self, column,  # the attribute's values, one per row (a Series, array or list)
+               ) -> np.ndarray:
         "Boolean mask over the rows of `column` (positional); a missing value satisfies only 'is missing'."
         return _selector_masks(pd.Series(column, copy=False), [self])[0]
 
@@ -973,29 +974,6 @@ class SubgroupResult:
         return [Subgroup(sels, **{c: row[c] for c in cols})
                 for sels, row in zip(self.selectors, self.table[list(cols)].to_dict("records"))]
 
-    def to_dict(self) -> dict:
-        "JSON-safe dict: the search's summary, settings and every subgroup (table columns and selectors)."
-        rows = self.table.to_dict("records")
-        return {"metric": self.metric, "mode": self.mode, "baseline": _plain(self.baseline),
-                "n_evaluated": self.n_evaluated, "n_metric_evaluations": self.n_metric_evaluations,
-                "seconds": _plain(self.seconds), "settings": _plain(self.settings),
-                "significance": _plain(self.significance),
-                "corrections": _plain({k: v for k, v in (self.corrections or {}).items() if k != "gaps"}) or None,
-                "subgroups": [dict(_plain(row), selectors=[s.to_dict() for s in sels])
-                              for row, sels in zip(rows, self.selectors)]}
-
-    def to_frame(self) -> pd.DataFrame:
-        "Tidy table: one row per (subgroup, selector) with rank, attribute, operator, value, lower, upper."
-        rows = []
-        for rank, (row, sels) in enumerate(zip(self.table.to_dict("records"), self.selectors), start=1):
-            for sel in sels or (None,):
-                bounded = sel is not None and sel.operator in ("in", ">=", "<")
-                rows.append({"rank": rank, "attribute": sel and sel.attribute, "operator": sel and sel.operator,
-                             "value": sel.value if sel is not None and sel.operator in ("==", ">=", "<") else None,
-                             "lower": sel.lo if bounded else np.nan, "upper": sel.hi if bounded else np.nan, **row})
-        columns = ["rank", "pattern", "attribute", "operator", "value", "lower", "upper"]
-        return pd.DataFrame(rows, columns=columns + [c for c in self.table.columns if c != "pattern"])
-
     def plot(self, ax=None, *, # matplotlib axes (default: a new figure)
              top: int = 10, # how many subgroups to draw
              kind: str = "gaps", # "gaps" (gap against size, with intervals) or "curves" (ROC/PR curves)
@@ -1003,6 +981,34 @@ class SubgroupResult:
         "Gap against size of the top subgroups (with corrected intervals after `corrected_gaps`), or their curves."
         check_choice(kind, "kind", ("gaps", "curves"))
         return (_plot_gaps if kind == "gaps" else _plot_curves)(self, ax, check_int(top, "top", minimum=1))
+
+# %% ../nbs/08_subgroups.ipynb #0ad1a881
+def _result_to_dict(self) -> dict:
+    "JSON-safe dict: the search's summary, settings and every subgroup (table columns and selectors)."
+    rows = self.table.to_dict("records")
+    return {"metric": self.metric, "mode": self.mode, "baseline": _plain(self.baseline),
+            "n_evaluated": self.n_evaluated, "n_metric_evaluations": self.n_metric_evaluations,
+            "seconds": _plain(self.seconds), "settings": _plain(self.settings),
+            "significance": _plain(self.significance),
+            "corrections": _plain({k: v for k, v in (self.corrections or {}).items() if k != "gaps"}) or None,
+            "subgroups": [dict(_plain(row), selectors=[s.to_dict() for s in sels])
+                          for row, sels in zip(rows, self.selectors)]}
+
+
+def _result_to_frame(self) -> pd.DataFrame:
+    "Tidy table: one row per (subgroup, selector) with rank, attribute, operator, value, lower, upper."
+    rows = []
+    for rank, (row, sels) in enumerate(zip(self.table.to_dict("records"), self.selectors), start=1):
+        for sel in sels or (None,):
+            bounded = sel is not None and sel.operator in ("in", ">=", "<")
+            rows.append({"rank": rank, "attribute": sel and sel.attribute, "operator": sel and sel.operator,
+                         "value": sel.value if sel is not None and sel.operator in ("==", ">=", "<") else None,
+                         "lower": sel.lo if bounded else np.nan, "upper": sel.hi if bounded else np.nan, **row})
+    columns = ["rank", "pattern", "attribute", "operator", "value", "lower", "upper"]
+    return pd.DataFrame(rows, columns=columns + [c for c in self.table.columns if c != "pattern"])
+
+
+SubgroupResult.to_dict, SubgroupResult.to_frame = _result_to_dict, _result_to_frame
 
 # %% ../nbs/08_subgroups.ipynb #a89652ef
 def _plot_curves(result, ax, top):
