@@ -60,7 +60,8 @@ class SimulatedPredictions:
         return (f"SimulatedPredictions(n_samples={n}, n_configurations={c}, class_counts={counts}, "
                 f"n_folds={self.n_folds}, true_performance: mean={t.mean():.3f}, max={t.max():.3f})")
 
-    def plot(self, ax=None):
+    def plot(self, ax=None, # matplotlib Axes to draw on (default: a new figure)
+             ):
         "True AUC of every configuration against its pooled sample AUC (binary) — the scatter the tests check."
         import matplotlib.pyplot as plt
         from ciauto.metrics import roc_auc, roc_auc_ovo
