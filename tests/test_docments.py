@@ -117,3 +117,10 @@ def test_the_check_sees_gaps():
     assert _undocumented(_documented) == []
     assert _undocumented(_bare) == ["a", "b"]
     assert _class_gaps(_Holder) == ["_Holder.grow(by)"]
+
+
+@pytest.mark.parametrize("module_name", _modules())
+def test_module_docstring_is_whole(module_name):
+    "nbdev takes only the first `>` line of a notebook's summary as the docstring: a wrapped one is cut mid-sentence."
+    doc = (importlib.import_module(module_name).__doc__ or "").strip()
+    assert doc and doc[-1] in ".?!", f"{module_name}'s docstring is cut: ...{doc[-60:]!r}"
