@@ -41,9 +41,13 @@ QUICK = False
 THRESHOLDS = (0.99, 0.95, 0.9)
 
 
+CPU = {}  # process CPU seconds of the last timed call: on a shared machine they vary less than wall seconds (n_jobs=1)
+
+
 def timed(fn, *args, **kwargs):
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     out = fn(*args, **kwargs)
+    CPU["last"] = time.process_time() - cpu
     return out, time.perf_counter() - start
 
 
@@ -98,6 +102,7 @@ def compare(name, X, y, grid, seed, n_jobs, out_dir, measure_drop=True):
     print(f"\n== {name}: {len(X)} rows, grid {grid!r} ({C} configurations), n_jobs={n_jobs}", flush=True)
     full, t_full = timed(cross_validate_configurations, X, y, configurations, random_state=seed, n_jobs=n_jobs,
                          progress=not QUICK, refit=False)
+    cpu_full = CPU["last"]
     np.savez_compressed(out_dir / f"cvt_full_{name}_{grid}.npz", predictions=full.predictions, y=full.y,
                         folds=full.folds, fold_scores=full.fold_scores)
     print(f"full CVT   : {t_full:8.1f} s  {full.n_fits} fits  winner {full.winner_name}  auc {full.apparent:.4f}",
@@ -140,16 +145,24 @@ def compare(name, X, y, grid, seed, n_jobs, out_dir, measure_drop=True):
         return row
     drop, t_drop = timed(cross_validate_configurations, X, y, configurations, random_state=seed, n_jobs=n_jobs,
                          progress=not QUICK, refit=False, drop="bbcd")
+    cpu_drop = CPU["last"]
     done = ~np.isnan(drop.predictions)
     assert np.array_equal(drop.predictions[done], full.predictions[done]), "dropping changed a prediction"
     assert np.array_equal(dropped_at, drop.dropped_at), "the replay disagrees with the dropping run"
     winner_config = configurations[config_index(full, full.winner)]
     alone, t_alone = timed(cross_validate_configurations, X, y, [winner_config], random_state=seed, n_jobs=n_jobs,
                            progress=False, refit=False)
+    cpu_alone = CPU["last"]
+    fit_drop_run = float(drop.configurations["fit_seconds"].sum())
     print(f"BBCD-CV run: {t_drop:8.1f} s  {drop.n_fits} fits (= the replay; predictions a subset of the full run); "
           f"winner alone {t_alone:.1f} s; wall-time ratio BBCD/full = {t_drop / t_full:.3f}, "
-          f"winner-alone/full = {t_alone / t_full:.3f}", flush=True)
-    return row | {"seconds_bbcd": t_drop, "seconds_winner": t_alone, "time_ratio": t_drop / t_full}
+          f"winner-alone/full = {t_alone / t_full:.3f}; its own summed fit seconds {fit_drop_run:.1f} "
+          f"(ratio {fit_drop_run / fit_full:.3f})"
+          + (f"; process CPU seconds full {cpu_full:.1f}, BBCD {cpu_drop:.1f} (ratio {cpu_drop / cpu_full:.3f}), "
+             f"winner alone {cpu_alone:.1f} ({cpu_alone / cpu_full:.3f})" if n_jobs == 1 else ""), flush=True)
+    return row | {"seconds_bbcd": t_drop, "seconds_winner": t_alone, "time_ratio": t_drop / t_full,
+                  "fit_seconds_bbcd_run": fit_drop_run, "cpu_full": cpu_full, "cpu_bbcd": cpu_drop,
+                  "cpu_winner": cpu_alone}
 
 
 def prefix_timing(name, X, y, grid, seed):
