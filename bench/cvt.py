@@ -41,9 +41,13 @@ QUICK = False
 THRESHOLDS = (0.99, 0.95, 0.9)
 
 
+CPU = {}  # process CPU seconds of the last timed call: on a shared machine they vary less than wall seconds (n_jobs=1)
+
+
 def timed(fn, *args, **kwargs):
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     out = fn(*args, **kwargs)
+    CPU["last"] = time.process_time() - cpu
     return out, time.perf_counter() - start
 
 
@@ -57,21 +61,26 @@ def seeds_of(random_state, n_configurations):
     return np.random.SeedSequence(random_state).generate_state(n_configurations + 3, dtype=np.uint32)
 
 
-def replay_bbcd(full, random_state, threshold=0.99, n_bootstraps=1000):
-    "dropped_at of `drop='bbcd'` with the same random_state, replayed on a full run's complete matrix."
-    C = full.predictions.shape[1]
-    drop_seed = int(seeds_of(random_state, len(full.configurations))[len(full.configurations) + 2])
-    active, dropped_at = list(range(C)), np.full(C, -1)
-    for f in range(full.n_folds):
-        rows = full.folds <= f
-        _, p = bbcd_worse_fraction(full.predictions[rows][:, active], full.y[rows], full.metric,
-                                   n_bootstraps=n_bootstraps,
-                                   random_state=np.random.SeedSequence(drop_seed, spawn_key=(f,)))
+def replay_drops(predictions, y, folds, drop_seed, threshold=0.99, n_bootstraps=1000, metric="roc_auc"):
+    """The BBCD steps on a complete matrix: dropped_at per column, and per fold the current best and every active
+    column's p̂ (what `drop="bbcd"` computes with this drop seed, word C+2 of its seeds)."""
+    active, dropped_at, steps = list(range(predictions.shape[1])), np.full(predictions.shape[1], -1), []
+    for f in range(int(folds.max()) + 1):
+        rows = folds <= f
+        best, p = bbcd_worse_fraction(predictions[rows][:, active], y[rows], metric, n_bootstraps=n_bootstraps,
+                                      random_state=np.random.SeedSequence(drop_seed, spawn_key=(f,)))
+        steps.append((active[best], dict(zip(active, p))))
         for c, pc in zip(active, p):
             if pc > threshold:
                 dropped_at[c] = f
         active = [c for c in active if dropped_at[c] < 0]
-    return dropped_at
+    return dropped_at, steps
+
+
+def replay_bbcd(full, random_state, threshold=0.99, n_bootstraps=1000):
+    "dropped_at of `drop='bbcd'` with the same random_state, replayed on a full run's complete matrix."
+    drop_seed = int(seeds_of(random_state, len(full.configurations))[len(full.configurations) + 2])
+    return replay_drops(full.predictions, full.y, full.folds, drop_seed, threshold, n_bootstraps, full.metric)[0]
 
 
 def config_index(result, column):
@@ -93,6 +102,7 @@ def compare(name, X, y, grid, seed, n_jobs, out_dir, measure_drop=True):
     print(f"\n== {name}: {len(X)} rows, grid {grid!r} ({C} configurations), n_jobs={n_jobs}", flush=True)
     full, t_full = timed(cross_validate_configurations, X, y, configurations, random_state=seed, n_jobs=n_jobs,
                          progress=not QUICK, refit=False)
+    cpu_full = CPU["last"]
     np.savez_compressed(out_dir / f"cvt_full_{name}_{grid}.npz", predictions=full.predictions, y=full.y,
                         folds=full.folds, fold_scores=full.fold_scores)
     print(f"full CVT   : {t_full:8.1f} s  {full.n_fits} fits  winner {full.winner_name}  auc {full.apparent:.4f}",
@@ -135,16 +145,24 @@ def compare(name, X, y, grid, seed, n_jobs, out_dir, measure_drop=True):
         return row
     drop, t_drop = timed(cross_validate_configurations, X, y, configurations, random_state=seed, n_jobs=n_jobs,
                          progress=not QUICK, refit=False, drop="bbcd")
+    cpu_drop = CPU["last"]
     done = ~np.isnan(drop.predictions)
     assert np.array_equal(drop.predictions[done], full.predictions[done]), "dropping changed a prediction"
     assert np.array_equal(dropped_at, drop.dropped_at), "the replay disagrees with the dropping run"
     winner_config = configurations[config_index(full, full.winner)]
     alone, t_alone = timed(cross_validate_configurations, X, y, [winner_config], random_state=seed, n_jobs=n_jobs,
                            progress=False, refit=False)
+    cpu_alone = CPU["last"]
+    fit_drop_run = float(drop.configurations["fit_seconds"].sum())
     print(f"BBCD-CV run: {t_drop:8.1f} s  {drop.n_fits} fits (= the replay; predictions a subset of the full run); "
           f"winner alone {t_alone:.1f} s; wall-time ratio BBCD/full = {t_drop / t_full:.3f}, "
-          f"winner-alone/full = {t_alone / t_full:.3f}", flush=True)
-    return row | {"seconds_bbcd": t_drop, "seconds_winner": t_alone, "time_ratio": t_drop / t_full}
+          f"winner-alone/full = {t_alone / t_full:.3f}; its own summed fit seconds {fit_drop_run:.1f} "
+          f"(ratio {fit_drop_run / fit_full:.3f})"
+          + (f"; process CPU seconds full {cpu_full:.1f}, BBCD {cpu_drop:.1f} (ratio {cpu_drop / cpu_full:.3f}), "
+             f"winner alone {cpu_alone:.1f} ({cpu_alone / cpu_full:.3f})" if n_jobs == 1 else ""), flush=True)
+    return row | {"seconds_bbcd": t_drop, "seconds_winner": t_alone, "time_ratio": t_drop / t_full,
+                  "fit_seconds_bbcd_run": fit_drop_run, "cpu_full": cpu_full, "cpu_bbcd": cpu_drop,
+                  "cpu_winner": cpu_alone}
 
 
 def prefix_timing(name, X, y, grid, seed):
@@ -185,8 +203,9 @@ def check_shared_identical(X, y, seed):
           f"(ratio {t_shared / t_unshared:.2f}); predictions bit-identical", flush=True)
 
 
-def quality_split(X, y, grid, split, seed, n_jobs):
-    "One 70/30 split: full CVT on 70 %, the winners with/without dropping scored on 30 %, BBC on both sets."
+def quality_split(X, y, grid, split, seed, n_jobs, out_dir=None):
+    """One 70/30 split: full CVT on 70 %, the winners with/without dropping scored on 30 %, BBC on both sets.
+    With out_dir, the split's full matrix and its row are saved as soon as it is done (a cut-off run still counts)."""
     rng = np.random.default_rng([seed, split])
     test = np.zeros(len(y), bool)
     for label in y.unique():
@@ -202,6 +221,7 @@ def quality_split(X, y, grid, split, seed, n_jobs):
     words = seeds_of(cvt_seed, len(configurations))
     truth_y = (y_test == full.pos_label).astype(int).to_numpy()
     target = (y_train == full.pos_label).astype(int).to_numpy()
+    per_fit = full.configurations["fit_seconds"].to_numpy() / full.n_folds
     cache = {}
 
     def held_out(column):
@@ -213,25 +233,93 @@ def quality_split(X, y, grid, split, seed, n_jobs):
             cache[column] = roc_auc(truth_y, predict_scores(model, X_test, 2))
         return cache[column]
 
+    def name(column):
+        return full.configurations["name"][config_index(full, column)]
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         bbc_full = bbc(full.predictions, full.y, full.folds, n_bootstraps=1000, random_state=split)
-    row = {"split": split, "cvt_seconds": secs, "heldout_full": held_out(full.winner), "apparent_full": full.apparent,
-           "bbc_full": bbc_full.estimate, "bbc_full_low": bbc_full.ci_low, "bbc_full_high": bbc_full.ci_high}
+    means = full.fold_scores.mean(axis=0)
+    row = {"split": split, "cvt_seed": cvt_seed, "cvt_seconds": secs, "fit_seconds": float(per_fit.sum() * 10),
+           "winner_full": name(full.winner), "cv_full": means[full.winner], "heldout_full": held_out(full.winner),
+           "apparent_full": full.apparent, "bbc_full": bbc_full.estimate, "bbc_full_low": bbc_full.ci_low,
+           "bbc_full_high": bbc_full.ci_high}
     for threshold in THRESHOLDS:  # the paper's 0.99 first; looser thresholds replayed for free on the same matrix
         dropped_at = replay_bbcd(full, cvt_seed, threshold=threshold)
         w_drop, keep = drop_winner(full, dropped_at), np.flatnonzero(dropped_at < 0)
+        done = np.where(dropped_at < 0, full.n_folds, dropped_at + 1)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             bbc_drop = bbc(full.predictions[:, keep], full.y, full.folds, n_bootstraps=1000, random_state=split)
-        saved = int(((full.n_folds - 1 - dropped_at) * (dropped_at >= 0)).sum())
-        row |= {f"fits_ratio@{threshold}": 1 - saved / full.n_fits, f"same_winner@{threshold}": w_drop == full.winner,
+        row |= {f"fits_ratio@{threshold}": done.sum() / full.n_fits,
+                f"time_ratio@{threshold}": (per_fit * done).sum() / (per_fit.sum() * full.n_folds),
+                f"survivors@{threshold}": len(keep), f"same_winner@{threshold}": w_drop == full.winner,
+                f"winner@{threshold}": name(w_drop), f"cv@{threshold}": means[w_drop],
+                f"full_winner_dropped_at@{threshold}": int(dropped_at[full.winner]),
                 f"heldout@{threshold}": held_out(w_drop), f"bbc@{threshold}": bbc_drop.estimate,
                 f"bbc_low@{threshold}": bbc_drop.ci_low, f"bbc_high@{threshold}": bbc_drop.ci_high}
+    if out_dir is not None:
+        np.savez_compressed(out_dir / f"cvt_quality_split{split:02d}.npz", predictions=full.predictions, y=full.y,
+                            folds=full.folds, fold_scores=full.fold_scores, fit_seconds=per_fit * full.n_folds,
+                            names=full.configurations["name"].to_numpy(str), test=test, cvt_seed=cvt_seed)
     print(f"split {split}: {secs:6.1f} s  held-out winner {row['heldout_full']:.4f}  BBC {bbc_full.estimate:.4f}  | "
           + "  ".join(f"a={t}: fits {row[f'fits_ratio@{t}']:.3f} same {row[f'same_winner@{t}']} held-out "
                       f"{row[f'heldout@{t}']:.4f} BBC {row[f'bbc@{t}']:.4f}" for t in THRESHOLDS), flush=True)
     return row
+
+
+def quality_summary(q):
+    "Paired differences (drop − full) of the winner's held-out AUC over the splits, per threshold, and BBC."
+    from scipy import stats
+    n = len(q)
+    spread = q["heldout_full"].std(ddof=1) if n > 1 else float("nan")
+    print(f"{n} splits; full-CVT winner's held-out AUC {q['heldout_full'].mean():.4f}, split-to-split s.d. "
+          f"{spread:.4f}; BBC on the full matrix {q['bbc_full'].mean():.4f} "
+          f"[{q['bbc_full_low'].mean():.4f}, {q['bbc_full_high'].mean():.4f}] (means)", flush=True)
+    for t in THRESHOLDS:
+        diff = q[f"heldout@{t}"] - q["heldout_full"]
+        se = diff.std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
+        p_t = stats.ttest_rel(q[f"heldout@{t}"], q["heldout_full"]).pvalue if n > 1 and diff.any() else 1.0
+        p_w = stats.wilcoxon(diff[diff != 0]).pvalue if (diff != 0).sum() > 0 else 1.0
+        bbc_diff = q[f"bbc@{t}"] - q["bbc_full"]
+        print(f"alpha={t}: fits ratio mean {q[f'fits_ratio@{t}'].mean():.3f} (range {q[f'fits_ratio@{t}'].min():.3f}"
+              f"-{q[f'fits_ratio@{t}'].max():.3f}), fitting-time ratio {q[f'time_ratio@{t}'].mean():.3f}; winner "
+              f"changed in {n - int(q[f'same_winner@{t}'].sum())}/{n}; held-out AUC drop - full: mean {diff.mean():+.4f}"
+              f" (s.e. {se:.4f}, min {diff.min():+.4f}, max {diff.max():+.4f}); paired t p = {p_t:.3f}, Wilcoxon "
+              f"(non-zero pairs) p = {p_w:.3f}; BBC drop - full: mean {bbc_diff.mean():+.4f} (max |.| "
+              f"{bbc_diff.abs().max():.4f}), interval width {(q[f'bbc_high@{t}'] - q[f'bbc_low@{t}']).mean():.4f} vs "
+              f"{(q['bbc_full_high'] - q['bbc_full_low']).mean():.4f}", flush=True)
+
+
+def diagnose_drops(out_dir, threshold=0.99):
+    """Why the eventual full-CVT winner gets dropped: on each saved split, the step where it was dropped, its p̂, and
+    how the configuration that led at that step ended up; over all splits, how often a dropped configuration
+    finished (on all ten folds) ahead of the one it was dropped against."""
+    paths = sorted(out_dir.glob("cvt_quality_split*.npz"))
+    wrong = total = 0
+    for path in paths:
+        d = np.load(path)
+        P, y, folds, fs, names = d["predictions"], d["y"], d["folds"], d["fold_scores"], d["names"]
+        C = P.shape[1]
+        dropped_at, steps = replay_drops(P, y, folds, int(seeds_of(int(d["cvt_seed"]), C)[C + 2]), threshold)
+        cv = fs.mean(axis=0)
+        for c in np.flatnonzero(dropped_at >= 0):
+            total += 1
+            wrong += cv[c] > cv[steps[dropped_at[c]][0]]
+        w = int(np.argmax(cv))
+        if dropped_at[w] < 0:
+            continue
+        f = int(dropped_at[w])
+        best = steps[f][0]
+        print(f"{path.name}: the full winner {names[w]} (CV {cv[w]:.4f}) was dropped after fold {f} "
+              f"({int((folds <= f).sum())} rows) with p = {steps[f][1][w]:.3f} against {names[best]}, which led with "
+              f"fold AUCs {np.round(fs[:f + 1, best], 3)} vs {np.round(fs[:f + 1, w], 3)} and finished at CV "
+              f"{cv[best]:.4f} (rank {int((cv > cv[best]).sum()) + 1}); the winner's later folds "
+              f"{np.round(fs[f + 1:, w], 3)}, the leader's {np.round(fs[f + 1:, best], 3)}", flush=True)
+    if total:
+        print(f"alpha={threshold}: {total} drops over {len(paths)} splits; {wrong} ({wrong / total:.1%}) of the dropped "
+              f"configurations finished with a higher 10-fold CV AUC than the leader they were dropped against",
+              flush=True)
 
 
 def main():
@@ -243,6 +331,8 @@ def main():
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-drop-run", action="store_true", help="replay the drops only (no timed dropping run)")
     parser.add_argument("--skip", default="", help="comma list of parts to skip: credit-g,adult,prefix,quality")
+    parser.add_argument("--diagnose", action="store_true", help="only: why winners were dropped, from the saved splits")
+    parser.add_argument("--resume", action="store_true", help="keep the quality splits already in the CSV")
     parser.add_argument("--out", default="bench/out")
     args = parser.parse_args()
     out_dir = Path(args.out)
@@ -253,6 +343,10 @@ def main():
     if args.n_jobs is None:
         args.n_jobs = 1 if args.quick else 2
 
+    if args.diagnose:
+        quality_summary(pd.read_csv(out_dir / "cvt_bbcd_quality.csv"))
+        diagnose_drops(out_dir)
+        return
     X, y = load_dataset("credit-g")
     grid = "small" if args.quick else "full"
     if args.quick:
@@ -268,19 +362,17 @@ def main():
     if "quality" not in skip:
         n_splits = 1 if args.quick else args.splits
         print(f"\n== quality: {n_splits} random 70/30 splits of credit-g, grid {grid!r}", flush=True)
-        quality = []
+        path = out_dir / f"cvt_bbcd_quality{'_quick' if args.quick else ''}.csv"
+        quality = pd.read_csv(path).to_dict("records") if args.resume and path.exists() else []
+        done = {int(r["split"]) for r in quality}
         for split in range(n_splits):
-            quality.append(quality_split(X, y, grid, split, args.seed, args.n_jobs))
-            pd.DataFrame(quality).to_csv(out_dir / f"cvt_bbcd_quality{'_quick' if args.quick else ''}.csv",
-                                         index=False)
-        q = pd.DataFrame(quality)
-        spread = q["heldout_full"].std(ddof=1) if len(q) > 1 else float("nan")
-        for t in THRESHOLDS:
-            diff = q[f"heldout@{t}"] - q["heldout_full"]
-            print(f"alpha={t}: mean fits ratio {q[f'fits_ratio@{t}'].mean():.3f}; held-out AUC of the winner, "
-                  f"BBCD - full: mean {diff.mean():+.4f} (max |.| {diff.abs().max():.4f}); same winner in "
-                  f"{int(q[f'same_winner@{t}'].sum())}/{len(q)}; split-to-split s.d. of the held-out AUC {spread:.4f}",
-                  flush=True)
+            if split in done:
+                continue
+            quality.append(quality_split(X, y, grid, split, args.seed, args.n_jobs, None if args.quick else out_dir))
+            pd.DataFrame(quality).sort_values("split").to_csv(path, index=False)
+        quality_summary(pd.DataFrame(quality).sort_values("split"))
+        if not args.quick:
+            diagnose_drops(out_dir)
     if not args.quick and "adult" not in skip:  # last: the most expensive and the least needed
         Xa, ya = load_dataset("adult")
         Xa, ya = stratified_sample(Xa, ya, args.adult_rows, args.seed)
