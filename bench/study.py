@@ -4,7 +4,8 @@ Run from the repository root:  python bench/study.py --quick  (smoke test: secon
                                python bench/study.py          (small: a slice of the study, 1-3 min on 2 cores)
                                python bench/study.py --full   (the whole 16 settings x 200 runs x 10 methods study)
                                python bench/study.py --reproduce 200 --modes reference default --n-jobs 2
-                                   (both modes, one setting at a time, saved to bench/out/sim_<mode>_<runs>/)
+                                   (both modes, one setting at a time, saved to bench/out/sim_<mode>_<runs>/;
+                                   several such processes share the grid: each claims a setting with a .lock file)
                                python bench/study.py --compare bench/out/sim_reference_200 bench/out/sim_default_100
                                    (the paper's table beside ciauto's, the difference in SE per cell, the ranks)
 
@@ -149,13 +150,19 @@ def reproduce(n_runs: int, modes, n_jobs: int, seed: int = 2024, reverse: bool =
         for row in rows[::-1] if reverse else rows:
             label = _setting_label(row)
             target = folder / (label.replace(" ", "_").replace("=", "").replace(",", "-") + ".pkl")
+            lock = target.with_suffix(".lock")
             if target.exists():  # done (another process may work through the grid from the other end)
+                continue
+            try:  # claim the setting, so that several processes can share one grid (a killed run leaves its lock)
+                os.close(os.open(lock, os.O_CREAT | os.O_EXCL))
+            except FileExistsError:
                 continue
             start = time.perf_counter()
             chosen = list(methods or PAPER_METHODS)
             runs = run_simulation_study(row, n_runs=n_runs, random_state=seed, n_jobs=n_jobs, progress=False,
                                         methods=chosen, **reference_options(chosen) if mode == "reference" else {})
             runs.to_pickle(target)
+            lock.unlink()
             print(f"{mode} {label}: {len(runs)} records in {time.perf_counter() - start:.0f} s", flush=True)
 
 
@@ -230,8 +237,11 @@ def published_default_summary() -> pd.DataFrame:
 
 
 def load_runs(folder) -> pd.DataFrame:
-    "The saved runs of one mode (one pickle per setting)."
-    return pd.concat([pd.read_pickle(f) for f in sorted(Path(folder).glob("*.pkl"))], ignore_index=True)
+    """The saved runs of one mode (one pickle per setting); `a+b` joins the folders of one mode (e.g. a full run of
+    some settings and a one-method rerun of all), keeping one record per setting, run and method."""
+    runs = pd.concat([pd.read_pickle(f) for part in str(folder).split("+") for f in sorted(Path(part).glob("*.pkl"))],
+                     ignore_index=True)
+    return runs.drop_duplicates(["setting", "run", "method"], ignore_index=True)
 
 
 def mode_summary(runs: pd.DataFrame, mode: str) -> pd.DataFrame:
@@ -259,9 +269,8 @@ def compare(folders):
         fill = published[[(a, b) not in have and a in set(summary.setting)
                           for a, b in zip(published.setting, published.method)]]
         if len(fill):
-            say(f"  {len(fill)} cells not run in this mode (methods {sorted(set(fill.method))}) are taken from the "
-                "published default-mode run (200 runs); for BBC/BBC-F the modes differ only in the order statistic "
-                "(rank 50 or 51 of B = 1000)")
+            say(f"  {len(fill)} cells not run here (methods {sorted(set(fill.method))}) are taken from the "
+                "published default-mode run (200 runs, commit 9629793)")
             summary = pd.concat([summary, fill], ignore_index=True)
             summary["rejected"] = summary["rejected"].astype("boolean")
             summary.attrs.update(key="setting", coverage=0.95)
@@ -292,6 +301,7 @@ def compare(folders):
         cells = " | ".join(f"{fmt(r[m])} | {fmt(r['z ' + m])}" for m in tables)
         say(f"| {r.setting} | {r.method} | {fmt(r.inclusion_paper)} | {cells} |")
     say("\n### Cells outside 3 SE (of the cells both tables report)\n")
+    say(f"- before (previous round, bench/study.md at 2ec60d1): {BEFORE}")
     for m, t in tables.items():
         both = t[t.status == "both"]
         say(f"- {m}: {int(both.outside.sum())} of {len(both)} outside 3 SE; cells the paper has and ciauto blanks: "
@@ -316,6 +326,11 @@ def compare(folders):
     if "reference" in modes:
         runs, _ = modes["reference"]
         fell = runs[runs.reason.fillna("").str.startswith("fallback")]
+        nan = runs[runs.n_samples == 500].assign(nan=runs.bound.isna())
+        nan = nan.pivot_table(index="setting", columns="method", values="nan", aggfunc="sum")
+        nan = nan.loc[:, nan.sum() > 0]
+        say("\nNaN runs at N = 500 in reproduction mode (each blanks its cell under the strict rule):")
+        say(nan.astype(int).to_string() if nan.shape[1] else "none")
         say(f"\nMABT runs that used the DeLong fallback in reproduction mode: {len(fell)} of "
             f"{int((runs.method == 'MABT').sum())}, by setting:")
         say(fell.groupby("setting").size().to_string())
@@ -328,6 +343,11 @@ def compare(folders):
     OUT.mkdir(exist_ok=True)
     (OUT / "comparison.md").write_text("\n".join(lines) + "\n")
     return tables
+
+
+# The previous round's counts, for the before/after line of the comparison.
+BEFORE = ("default mode 15 of 106 outside 3 SE (published run, 200 runs); reproduction mode 3 of 111 (60-100 runs "
+          "per setting, BBC/BBC-F taken from the default run)")
 
 
 REAL_DATASETS = {"credit-g": 50, "phoneme": 50, "electricity": 500, "adult": 500}
