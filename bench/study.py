@@ -4,7 +4,8 @@ Run from the repository root:  python bench/study.py --quick  (smoke test: secon
                                python bench/study.py          (small: a slice of the study, 1-3 min on 2 cores)
                                python bench/study.py --full   (the whole 16 settings x 200 runs x 10 methods study)
                                python bench/study.py --reproduce 200 --modes reference default --n-jobs 2
-                                   (both modes, one setting at a time, saved to bench/out/sim_<mode>_<runs>/)
+                                   (both modes, one setting at a time, saved to bench/out/sim_<mode>_<runs>/;
+                                   several such processes share the grid: each claims a setting with a .lock file)
                                python bench/study.py --compare bench/out/sim_reference_200 bench/out/sim_default_100
                                    (the paper's table beside ciauto's, the difference in SE per cell, the ranks)
 
@@ -149,13 +150,19 @@ def reproduce(n_runs: int, modes, n_jobs: int, seed: int = 2024, reverse: bool =
         for row in rows[::-1] if reverse else rows:
             label = _setting_label(row)
             target = folder / (label.replace(" ", "_").replace("=", "").replace(",", "-") + ".pkl")
+            lock = target.with_suffix(".lock")
             if target.exists():  # done (another process may work through the grid from the other end)
+                continue
+            try:  # claim the setting, so that several processes can share one grid (a killed run leaves its lock)
+                os.close(os.open(lock, os.O_CREAT | os.O_EXCL))
+            except FileExistsError:
                 continue
             start = time.perf_counter()
             chosen = list(methods or PAPER_METHODS)
             runs = run_simulation_study(row, n_runs=n_runs, random_state=seed, n_jobs=n_jobs, progress=False,
                                         methods=chosen, **reference_options(chosen) if mode == "reference" else {})
             runs.to_pickle(target)
+            lock.unlink()
             print(f"{mode} {label}: {len(runs)} records in {time.perf_counter() - start:.0f} s", flush=True)
 
 
@@ -230,8 +237,11 @@ def published_default_summary() -> pd.DataFrame:
 
 
 def load_runs(folder) -> pd.DataFrame:
-    "The saved runs of one mode (one pickle per setting)."
-    return pd.concat([pd.read_pickle(f) for f in sorted(Path(folder).glob("*.pkl"))], ignore_index=True)
+    """The saved runs of one mode (one pickle per setting); `a+b` joins the folders of one mode (e.g. a full run of
+    some settings and a one-method rerun of all), keeping one record per setting, run and method."""
+    runs = pd.concat([pd.read_pickle(f) for part in str(folder).split("+") for f in sorted(Path(part).glob("*.pkl"))],
+                     ignore_index=True)
+    return runs.drop_duplicates(["setting", "run", "method"], ignore_index=True)
 
 
 def mode_summary(runs: pd.DataFrame, mode: str) -> pd.DataFrame:
@@ -259,9 +269,8 @@ def compare(folders):
         fill = published[[(a, b) not in have and a in set(summary.setting)
                           for a, b in zip(published.setting, published.method)]]
         if len(fill):
-            say(f"  {len(fill)} cells not run in this mode (methods {sorted(set(fill.method))}) are taken from the "
-                "published default-mode run (200 runs); for BBC/BBC-F the modes differ only in the order statistic "
-                "(rank 50 or 51 of B = 1000)")
+            say(f"  {len(fill)} cells not run here (methods {sorted(set(fill.method))}) are taken from the "
+                "published default-mode run (200 runs, commit 9629793)")
             summary = pd.concat([summary, fill], ignore_index=True)
             summary["rejected"] = summary["rejected"].astype("boolean")
             summary.attrs.update(key="setting", coverage=0.95)
@@ -292,6 +301,7 @@ def compare(folders):
         cells = " | ".join(f"{fmt(r[m])} | {fmt(r['z ' + m])}" for m in tables)
         say(f"| {r.setting} | {r.method} | {fmt(r.inclusion_paper)} | {cells} |")
     say("\n### Cells outside 3 SE (of the cells both tables report)\n")
+    say(f"- before (previous round, bench/study.md at 2ec60d1): {BEFORE}")
     for m, t in tables.items():
         both = t[t.status == "both"]
         say(f"- {m}: {int(both.outside.sum())} of {len(both)} outside 3 SE; cells the paper has and ciauto blanks: "
@@ -316,6 +326,11 @@ def compare(folders):
     if "reference" in modes:
         runs, _ = modes["reference"]
         fell = runs[runs.reason.fillna("").str.startswith("fallback")]
+        nan = runs[runs.n_samples == 500].assign(nan=runs.bound.isna())
+        nan = nan.pivot_table(index="setting", columns="method", values="nan", aggfunc="sum")
+        nan = nan.loc[:, nan.sum() > 0]
+        say("\nNaN runs at N = 500 in reproduction mode (each blanks its cell under the strict rule):")
+        say(nan.astype(int).to_string() if nan.shape[1] else "none")
         say(f"\nMABT runs that used the DeLong fallback in reproduction mode: {len(fell)} of "
             f"{int((runs.method == 'MABT').sum())}, by setting:")
         say(fell.groupby("setting").size().to_string())
@@ -328,6 +343,115 @@ def compare(folders):
     OUT.mkdir(exist_ok=True)
     (OUT / "comparison.md").write_text("\n".join(lines) + "\n")
     return tables
+
+
+def _study_run(setting: dict, run: int, seed: int = 2024):
+    "Run `run` of one setting exactly as the study draws it (reproduction mode's data and split), with its seed."
+    from ciauto._checks import as_seed_sequence
+    from ciauto.simulation import simulate_predictions
+    from ciauto.study import StudyRun, _keyed_child
+    s = {"n_folds": None, "n_classes": 2, **setting}
+    key = _keyed_child(as_seed_sequence(seed), _setting_label(s), run)
+    sim = simulate_predictions(s["beta_a"], s["beta_b"], n_samples=s["n_samples"],
+                               n_configurations=s["n_configurations"], balance=s["balance"],
+                               random_state=np.random.default_rng(_keyed_child(key, "data")),
+                               score_location="reference")
+    study_run = StudyRun(sim.predictions, sim.y, sim.folds, truth=np.asarray(sim.true_performance),
+                         selection_seed=_keyed_child(key, "selection"), selection_options={"direction": "auto"})
+    return sim, study_run, key
+
+
+def bbcf_conventions(n_runs: int, n_configurations: int = 100, balance="equal", n_bootstraps: int = 1000):
+    """BBC-F at (24, 6), N = 50 under the conventions that could differ from the authors' code, each on the same
+    fold draws of every run (the study's own data): the in-bag tie rule (first / last index, a random choice), the
+    authors' float path (float32 fold AUCs, a sequential mean over the sorted in-bag rows, argmax, also for the CV
+    winner), and L_b as the pooled AUC of the out-of-bag rows instead of the mean of out-of-bag fold AUCs."""
+    from ciauto.bbc import bbc
+    from ciauto.intervals import fold_aucs
+    from ciauto.study import _keyed_child
+    setting = dict(beta_a=24, beta_b=6, n_samples=50, n_configurations=n_configurations, balance=balance)
+    found = {k: [] for k in ("ciauto", "first", "last", "random", "float32 path", "pooled OOB AUC")}
+    for r in range(n_runs):
+        sim, run, key = _study_run(setting, r)
+        y, folds = np.asarray(sim.y), np.asarray(sim.folds)
+        P = fold_aucs(sim.predictions, y, folds)
+        P32 = P.astype(np.float32).astype(np.float64)
+        truth = sim.true_performance[run.winner]
+        truth32 = sim.true_performance[int(np.argmax(P32.mean(axis=0)))]
+        out = bbc(sim.predictions, y, folds, method="folds", n_bootstraps=n_bootstraps, confidence_level=0.95,
+                  alternative="greater", n_jobs=1,
+                  random_state=np.random.default_rng(_keyed_child(key, "method", "BBC-F")))
+        found["ciauto"].append((truth >= out.ci_low, truth - out.ci_low))
+        rng = np.random.default_rng([r, 11])
+        F = P.shape[0]
+        inbag = np.sort(rng.integers(0, F, (3 * n_bootstraps, F)), axis=1)
+        V = np.stack([np.bincount(i, minlength=F) for i in inbag])
+        keep = (V == 0).any(axis=1)  # at least one out-of-bag fold, as both codes redraw
+        inbag, V = inbag[keep][:n_bootstraps], V[keep][:n_bootstraps]
+        oob = (V == 0).astype(float)
+        oob_mean = (oob @ P) / oob.sum(axis=1, keepdims=True)
+        score = V @ P
+        top = np.isclose(score, score.max(axis=1, keepdims=True), rtol=0, atol=1e-9)
+        rows = np.arange(len(V))
+        # Mann-Whitney counts per (case fold, control fold) for every column: the pooled AUC of any fold union
+        cases, controls = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
+        diff = sim.predictions[cases][:, None, :] - sim.predictions[controls][None, :, :]
+        pairs = np.zeros((P.shape[1], F, F))
+        np.add.at(pairs, (slice(None), folds[cases][:, None], folds[controls][None, :]),
+                  np.moveaxis((diff > 0) + 0.5 * (diff == 0), 2, 0))
+        n_cases, n_controls = np.bincount(folds[cases], minlength=F), np.bincount(folds[controls], minlength=F)
+        first = top.argmax(axis=1)
+        L = {"first": oob_mean[rows, first],
+             "last": oob_mean[rows, P.shape[1] - 1 - top[:, ::-1].argmax(axis=1)],
+             "random": oob_mean[rows, np.argmax(top * rng.random(top.shape), axis=1)],
+             "float32 path": ((oob @ P32) / oob.sum(axis=1, keepdims=True))[rows, P32[inbag].mean(axis=1).argmax(1)],
+             "pooled OOB AUC": np.einsum("bf,bfg,bg->b", oob, pairs[first], oob) / ((oob @ n_cases) * (oob @ n_controls))}
+        for name, values in L.items():
+            t = truth32 if name == "float32 path" else truth
+            found[name].append((np.mean(values <= t) >= 0.05, t - np.sort(values)[int(0.05 * len(values))]))
+    table = pd.DataFrame({k: {"inclusion": np.mean([a for a, _ in v]), "tightness": np.mean([b for _, b in v])}
+                          for k, v in found.items()}).T
+    print(f"BBC-F at (24, 6), N = 50, C = {n_configurations}, b = {balance}: {n_runs} runs of the study's data, "
+          f"B = {n_bootstraps}")
+    print(table.to_string(float_format=lambda v: f"{v:.4f}"))
+    return table
+
+
+def hm_fresh_eval(n_runs: int, n_fresh: int = 5):
+    """HM (reference variant) and DL at (24, 6), N = 500, C = 100, b = 0.1: the bound for `best` on the study's
+    eval rows, and for the same configuration and truth on fresh eval sets with the same class counts (and with
+    balanced ones), so the selection's part and the small minority's part separate."""
+    from scipy.stats import norm
+
+    from ciauto.intervals import delong_bound, hanley_mcneil_bound
+    setting = dict(beta_a=24, beta_b=6, n_samples=500, n_configurations=100, balance=0.1)
+    hm = dict(variant="reference", n_total=500, threshold=0.0, direction="auto")
+    found = {k: [] for k in ("HM study", "HM fresh", "HM fresh balanced", "DL study", "DL fresh",
+                             "DL fresh balanced")}
+    for r in range(n_runs):
+        sim, run, _ = _study_run(setting, r)
+        held = ~run.selection.learn_mask
+        c = run.selection.best
+        y_eval, s_eval, truth = np.asarray(sim.y)[held], sim.predictions[held, c], sim.true_performance[c]
+        found["HM study"].append(truth >= hanley_mcneil_bound(y_eval, s_eval, **hm).bound)
+        found["DL study"].append(truth >= delong_bound(y_eval, s_eval, direction="auto").bound)
+        mu, rng = np.sqrt(2) * norm.ppf(truth), np.random.default_rng([r, 5])
+        n0 = int((y_eval == 0).sum())
+        for _ in range(n_fresh):
+            for tag, a in (("", n0), (" balanced", len(y_eval) // 2)):
+                y = np.r_[np.zeros(a, int), np.ones(len(y_eval) - a, int)]
+                s = np.r_[rng.normal(-mu, 1, a), rng.normal(0, 1, len(y_eval) - a)]
+                found["HM fresh" + tag].append(truth >= hanley_mcneil_bound(y, s, **hm).bound)
+                found["DL fresh" + tag].append(truth >= delong_bound(y, s, direction="auto").bound)
+    table = pd.Series({k: np.mean(v) for k, v in found.items()}, name="inclusion")
+    print(f"HM and DL at (24, 6), N = 500, C = 100, b = 0.1: {n_runs} runs, {n_fresh} fresh eval sets per run")
+    print(table.to_string(float_format=lambda v: f"{v:.3f}"))
+    return table
+
+
+# The previous round's counts, for the before/after line of the comparison.
+BEFORE = ("default mode 15 of 106 outside 3 SE (published run, 200 runs); reproduction mode 3 of 111 (60-100 runs "
+          "per setting, BBC/BBC-F taken from the default run)")
 
 
 REAL_DATASETS = {"credit-g": 50, "phoneme": 50, "electricity": 500, "adult": 500}
@@ -417,6 +541,8 @@ if __name__ == "__main__":
     parser.add_argument("--methods", nargs="+", default=None, help="a subset of the methods (default: all ten)")
     parser.add_argument("--tag", default="", help="suffix of the output folder")
     parser.add_argument("--compare", nargs="+", default=None, help="folders of saved runs to compare with the paper")
+    parser.add_argument("--bbcf-conventions", type=int, default=0, help="runs of the BBC-F convention check")
+    parser.add_argument("--hm-fresh", type=int, default=0, help="runs of the HM/DL fresh-eval-set check")
     parser.add_argument("--real-data", type=int, default=0, help="splits of the small real-data study")
     parser.add_argument("--cpu-timing", action="store_true", help="BBC vs BBC-F in CPU seconds, per call and per bootstrap")
     parser.add_argument("--data-home", default=os.environ.get("CIAUTO_DATA", "../shared/data"))
@@ -432,6 +558,13 @@ if __name__ == "__main__":
         raise SystemExit
     if args.compare:
         compare(args.compare)
+        raise SystemExit
+    if args.bbcf_conventions:
+        for c, b in ((100, "equal"), (100, 0.1), (500, "equal")):
+            bbcf_conventions(args.bbcf_conventions, c, b)
+        raise SystemExit
+    if args.hm_fresh:
+        hm_fresh_eval(args.hm_fresh)
         raise SystemExit
     if args.cpu_timing:
         cpu_timing()
