@@ -221,6 +221,8 @@ def pattern_string(selectors # the selectors of a conjunction
     return " AND ".join(sorted(s.string for s in selectors))
 
 # %% ../nbs/08_subgroups.ipynb #bada53e3
+# One intrinsic per LLVM bit instruction (ctpop, cttz, ctlz): numba lowers each from its own codegen, so the
+# three stay separate although they share their shape.
 @intrinsic
 def _popcount(typingctx, x):
     "Number of set bits of a uint64 (LLVM ctpop)."
