@@ -8,6 +8,11 @@ Run from the repository root:  python bench/study.py --quick  (smoke test: secon
                                    several such processes share the grid: each claims a setting with a .lock file)
                                python bench/study.py --compare bench/out/sim_reference_200 bench/out/sim_default_100
                                    (the paper's table beside ciauto's, the difference in SE per cell, the ranks)
+                               python bench/study.py --real-data 4 --configurations 20 [--seed 8]
+                                   (the real-data study: the eleven datasets of the paper on a local 2-worker Dask
+                                   cluster, saved per dataset to bench/out/real_<splits>x<configurations>*.parquet)
+                               python bench/study.py --real-report bench/out/real_4x20.parquet bench/out/real_4x20_s8.parquet
+                                   (its table beside the paper's Table 3, and the average ranks)
 
 The slice runs `--runs` runs of each of the 16 binary settings of `paper_settings()` with all ten methods, once on
 one process and once on two (loky), checks the two tables are identical, and extrapolates the wall time of the full
@@ -24,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from ciauto.simulation import paper_settings
-from ciauto.study import _setting_label  # the study's own setting labels (file names of the saved runs)
+from ciauto.study_experiments import setting_label  # the study's own setting labels (file names of the saved runs)
 from ciauto.study import (PAPER_METHODS, average_ranks, paper_table, reference_options, run_simulation_study,
                           summarize, timing_study, timing_summary)
 
@@ -148,7 +153,7 @@ def reproduce(n_runs: int, modes, n_jobs: int, seed: int = 2024, reverse: bool =
         folder.mkdir(parents=True, exist_ok=True)
         rows = [dict(row) for _, row in grid.iterrows()]
         for row in rows[::-1] if reverse else rows:
-            label = _setting_label(row)
+            label = setting_label(row)
             target = folder / (label.replace(" ", "_").replace("=", "").replace(",", "-") + ".pkl")
             lock = target.with_suffix(".lock")
             if target.exists():  # done (another process may work through the grid from the other end)
@@ -351,7 +356,7 @@ def _study_run(setting: dict, run: int, seed: int = 2024):
     from ciauto.simulation import simulate_predictions
     from ciauto.study import StudyRun, _keyed_child
     s = {"n_folds": None, "n_classes": 2, **setting}
-    key = _keyed_child(as_seed_sequence(seed), _setting_label(s), run)
+    key = _keyed_child(as_seed_sequence(seed), setting_label(s), run)
     sim = simulate_predictions(s["beta_a"], s["beta_b"], n_samples=s["n_samples"],
                                n_configurations=s["n_configurations"], balance=s["balance"],
                                random_state=np.random.default_rng(_keyed_child(key, "data")),
@@ -454,62 +459,159 @@ BEFORE = ("default mode 15 of 106 outside 3 SE (published run, 200 runs); reprod
           "per setting, BBC/BBC-F taken from the default run)")
 
 
-REAL_DATASETS = {"credit-g": 50, "phoneme": 50, "electricity": 500, "adult": 500}
-
-
-def real_data(n_splits: int, data_home: str, grid_sizes=(6, 12, 24), backend: str = "dask"):
-    """A small real-data study for real (the 'small' 6-configuration space, `n_splits` splits of four of the paper's
-    datasets, all ten methods, BBC/BBC-F B = 500) through joblib's Dask backend on a local 2-worker cluster, with its
-    measured cost; then one split of credit-g and electricity at 6, 12 and 24 configurations: how the cost grows."""
-    import contextlib
-
-    from joblib import parallel_backend
-
+def spread_grid(size: int):
+    """The first `size` configurations of `default_configurations()` taken family by family (every family's first,
+    then every family's second, ...), so a small grid still spans all eight families."""
     from ciauto.cvt import default_configurations
-    from ciauto.study import PAPER_DATASETS, run_real_data_study
-    if backend == "dask":
-        from dask.distributed import Client, LocalCluster
-        context = contextlib.ExitStack()
-        cluster = context.enter_context(LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                                     memory_limit="3GB", dashboard_address=None))
-        context.enter_context(Client(cluster))
-        context.enter_context(parallel_backend("dask"))
-    else:
-        context = contextlib.nullcontext()
-    small = default_configurations("small")
-    full = default_configurations()
     by_family = {}
-    for c in full:  # spread a grid over the families: every family's first, second, ... configuration
+    for c in default_configurations():
         by_family.setdefault(c.family, []).append(c)
     spread = [c for rank in range(max(map(len, by_family.values()))) for cs in by_family.values()
               for c in cs[rank:rank + 1]]
-    with context:
-        start = time.perf_counter()
-        runs = run_real_data_study(list(REAL_DATASETS), train_size=REAL_DATASETS, n_splits=n_splits,
-                                   configurations=small, random_state=7, n_jobs=-1, progress=False,
-                                   data_home=data_home)
-        wall = time.perf_counter() - start
-        OUT.mkdir(exist_ok=True)
-        runs.to_pickle(OUT / f"real_small_{n_splits}.pkl")
-        print(f"real-data study: {len(REAL_DATASETS)} datasets x {n_splits} splits x {len(small)} configurations, "
-              f"10 methods: {wall:.0f} s wall on 2 Dask workers ({wall / (len(REAL_DATASETS) * n_splits):.1f} s "
-              f"per split, {2 * wall / 3600:.3f} core-hours)")
-        for value in ("inclusion", "tightness"):
-            summary = summarize(runs)
-            print(paper_table(summary, value, ranks=average_ranks(summary)).to_string())
-        growth = []
-        for size in grid_sizes:
-            grid = small if size == len(small) else spread[:size]
-            for name in ("credit-g", "electricity"):
-                start = time.perf_counter()
-                run_real_data_study([name], train_size=PAPER_DATASETS[name], n_splits=1, configurations=grid,
-                                    random_state=8, n_jobs=1, progress=False, data_home=data_home)
-                growth.append({"dataset": name, "configurations": size, "seconds": time.perf_counter() - start})
-        growth = pd.DataFrame(growth).pivot(index="configurations", columns="dataset", values="seconds")
-        growth["ratio to the first"] = growth.mean(axis=1) / growth.mean(axis=1).iloc[0]
-        print("one split, one process: seconds by grid size (cost grows with the grid: CVT fits C x F models)")
-        print(growth.to_string(float_format=lambda v: f"{v:.2f}"))
-    return runs, growth
+    return spread[:size]
+
+
+def _dask_context(backend: str, n_workers: int = 2):
+    "joblib's Dask backend on a local cluster of `n_workers` single-threaded processes (as a cluster user would)."
+    import contextlib
+
+    from joblib import parallel_backend
+    context = contextlib.ExitStack()
+    if backend == "dask":
+        from dask.distributed import Client, LocalCluster
+        cluster = context.enter_context(LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
+                                                     memory_limit="3GB", dashboard_address=None))
+        context.client = context.enter_context(Client(cluster))
+        context.enter_context(parallel_backend("dask"))
+    return context
+
+
+def _worker_cpu(context) -> float:
+    "CPU seconds used so far by the Dask workers (time.process_time on each, summed); NaN without Dask."
+    client = getattr(context, "client", None)
+    return sum(client.run(time.process_time).values()) if client is not None else float("nan")
+
+
+def _timed_split(name, size, split_count, grid, data_home, seed):
+    "One dataset's first `split_count` splits on this worker, with the CPU seconds they took (time.process_time)."
+    from ciauto.study import run_real_data_study
+    start = time.process_time()
+    runs = run_real_data_study([name], train_size=size, n_splits=split_count, configurations=grid,
+                               random_state=seed, n_jobs=1, progress=False, data_home=data_home)
+    return name, time.process_time() - start, runs
+
+
+def real_data_cost(data_home: str, n_configurations: int = 24, seed: int = 7, backend: str = "dask"):
+    "CPU seconds of one split per dataset of `PAPER_DATASETS` at `n_configurations` (one task per dataset)."
+    from joblib import Parallel, delayed
+
+    from ciauto.study import PAPER_DATASETS
+    grid = spread_grid(n_configurations)
+    with _dask_context(backend) as context:
+        before = _worker_cpu(context)
+        out = Parallel(n_jobs=-1)(delayed(_timed_split)(name, size, 1, grid, data_home, seed)
+                                  for name, size in PAPER_DATASETS.items())
+        total = _worker_cpu(context) - before
+    cost = pd.Series({name: seconds for name, seconds, _ in out}, name="cpu_seconds")
+    # in the run of bench/study.md the per-task process_time summed to twice the workers' own CPU time (not
+    # explained): the workers' total is the figure to size a run with
+    print(f"workers' CPU seconds in all: {total:.0f} (per-task sum {cost.sum():.0f})")
+    OUT.mkdir(exist_ok=True)
+    cost.to_csv(OUT / f"real_cost_{n_configurations}.csv")
+    print(f"one split per dataset, {n_configurations} configurations: CPU seconds")
+    print(cost.to_string(float_format=lambda v: f"{v:.1f}"))
+    return cost
+
+
+def real_data(n_splits: int, data_home: str, n_configurations: int = 24, seed: int = 7, backend: str = "dask"):
+    """The real-data study on the eleven datasets of the paper (`PAPER_DATASETS`: five at 50 training rows, six at
+    500), `n_splits` splits each, a grid of `n_configurations` spread over the families of `default_configurations()`,
+    all ten methods in default mode (BBC/BBC-F B = 500), through joblib's Dask backend on a local 2-worker cluster.
+    The runs are saved after every dataset (bench/out/real_<splits>x<configurations>.parquet), so a cut-off run counts."""
+    from ciauto.study import PAPER_DATASETS, run_real_data_study
+    grid = spread_grid(n_configurations)
+    path = OUT / f"real_{n_splits}x{n_configurations}{'' if seed == 7 else f'_s{seed}'}.parquet"
+    OUT.mkdir(exist_ok=True)
+    done = pd.read_parquet(path) if path.exists() else pd.DataFrame()
+    walls = []
+    with _dask_context(backend) as context:
+        for name, size in PAPER_DATASETS.items():
+            if len(done) and name in set(done["dataset"]):
+                continue  # resume: a dataset already saved is not rerun
+            start, cpu = time.perf_counter(), _worker_cpu(context)
+            runs = run_real_data_study([name], train_size=size, n_splits=n_splits, configurations=grid,
+                                       random_state=seed, n_jobs=-1, progress=False, data_home=data_home)
+            wall, cpu = time.perf_counter() - start, _worker_cpu(context) - cpu
+            walls.append({"dataset": name, "train_size": size, "n_splits": n_splits, "wall_seconds": wall,
+                          "worker_cpu_seconds": cpu, "cpu_seconds_per_split": cpu / n_splits})
+            done = pd.concat([done, runs], ignore_index=True)
+            done.to_parquet(path)
+            pd.DataFrame(walls).to_csv(path.with_suffix(".wall.csv"), index=False)
+            print(f"{name} (N = {size}): {n_splits} splits in {wall:.0f} s wall, {cpu:.0f} CPU s on the workers",
+                  flush=True)
+    summary = summarize(done)
+    for value in ("inclusion", "tightness"):
+        print(paper_table(summary, value, ranks=average_ranks(summary)).to_string())
+    return done
+
+
+# The paper's Table 3 (real data, 766 JADBio configurations, 100 splits): inclusion (tightness) per method; musk has
+# BBC and BBC-F only. Read from ../shared/papers/ci_automl_v3.txt.
+PAPER_REAL = {
+    "credit-g": "0.95 (0.24) 0.95 (0.22) 0.86 (0.23) 0.69 (0.07) 0.11 (-0.23) 0.55 (0.02) 0.09 (-0.19) 0.21 (-0.10) 0.19 (-0.12) 0.37 (-0.05)",
+    "spambase": "0.97 (0.19) 0.93 (0.17) 0.80 (0.20) 0.80 (0.19) 0.84 (0.15) 0.37 (0.02) 0.33 (-0.03) 0.95 (0.19) 0.93 (0.17) 0.38 (-0.02)",
+    "musk": "0.97 (0.01) 0.93 (0.00) - - - - - - - -",
+    "phoneme": "0.93 (0.22) 0.91 (0.20) 0.87 (0.27) 0.87 (0.27) 0.37 (-0.08) 0.59 (0.09) 0.41 (-0.06) 0.54 (0.00) 0.52 (-0.02) 0.28 (-0.04)",
+    "phishing-websites": "0.96 (0.13) 0.90 (0.11) 0.64 (0.15) 0.64 (0.12) 0.89 (0.20) 0.24 (0.00) 0.22 (-0.03) 1.00 (0.28) 0.94 (0.26) 0.44 (-0.01)",
+    "electricity": "0.99 (0.05) 0.97 (0.05) 0.97 (0.07) 0.97 (0.06) 0.99 (0.07) 0.99 (0.10) 0.94 (0.05) 1.00 (0.13) 0.99 (0.08) 0.90 (0.02)",
+    "mozilla4": "0.97 (0.03) 0.94 (0.03) 0.85 (0.04) 0.82 (0.03) 0.91 (0.06) 0.84 (0.06) 0.71 (0.02) 0.98 (0.10) 0.91 (0.06) 0.76 (0.01)",
+    "nomao": "0.97 (0.02) 0.97 (0.02) 0.85 (0.02) 0.89 (0.02) 0.95 (0.03) 0.88 (0.02) 0.78 (0.01) 1.00 (0.05) 1.00 (0.04) 0.70 (0.00)",
+    "adult": "1.00 (0.04) 0.99 (0.04) 0.91 (0.05) 0.94 (0.06) 0.91 (0.06) 0.95 (0.07) 0.92 (0.04) 0.98 (0.10) 0.95 (0.06) 0.66 (0.01)",
+    "bank-marketing": "0.93 (0.06) 0.93 (0.06) 0.82 (0.07) 0.92 (0.09) 0.87 (0.08) 0.89 (0.08) 0.83 (0.06) 0.94 (0.11) 0.91 (0.11) 0.59 (0.00)",
+    "eeg-eye-state": "0.92 (0.05) 0.93 (0.06) 0.87 (0.07) 0.88 (0.06) 0.91 (0.08) 0.99 (0.11) 0.79 (0.04) 0.98 (0.13) 0.97 (0.10) 0.83 (0.03)",
+}
+PAPER_COLUMNS = ("BBC", "BBC-F", "DL", "HM", "BT", "DL10p", "HM10p", "BT10p", "MABT", "NB")  # Table 3's order
+PAPER_REAL_RANKS = dict(zip(PAPER_COLUMNS, (1.6, 1.8, 5.9, 5.3, 5.6, 6.9, 8.0, 5.8, 4.9, 9.0)))
+
+
+def _paper_real_cells(text: str) -> list:
+    "One dataset's row of Table 3 as ten 'inclusion (tightness)' strings ('–' where the paper has none)."
+    cells, tokens = [], text.split()
+    while tokens:
+        token = tokens.pop(0)
+        cells.append("–" if token == "-" else f"{token} {tokens.pop(0)}")
+    return cells
+
+
+def real_data_report(paths) -> str:
+    """The markdown table of bench/study.md: per dataset the paper's row beside ciauto's, and the average ranks.
+    Several saved runs (other seeds: independent splits) are pooled, their split numbers offset."""
+    frames = [pd.read_parquet(p) for p in paths]
+    for i in range(1, len(frames)):
+        frames[i] = frames[i].assign(run=frames[i]["run"] + frames[i - 1]["run"].max() + 1)
+    runs = pd.concat(frames, ignore_index=True)
+    summary = summarize(runs)
+    splits = runs.groupby("dataset")["run"].nunique()
+    configurations = int(runs["n_configurations"].max())
+    lines = ["| dataset | N | source | " + " | ".join(PAPER_COLUMNS) + " |",
+             "|---|---:|---|" + "---|" * len(PAPER_COLUMNS)]
+    for name in [d for d in PAPER_REAL if d in set(runs["dataset"])]:
+        cell = summary[summary["setting"] == name].set_index("method")
+        size = int(runs.loc[runs.dataset == name, "train_size"].iloc[0])
+        lines.append(f"| {name} | {size} | paper (766 configs, 100 splits) | " + " | ".join(_paper_real_cells(PAPER_REAL[name]))
+                     + " |")
+        ours = [("–" if not np.isfinite(cell.loc[m, "inclusion"]) else
+                 f"{'*' if cell.loc[m, 'rejected'] else ''}{cell.loc[m, 'inclusion']:.2f} ({cell.loc[m, 'tightness']:.2f})")
+                for m in PAPER_COLUMNS]
+        lines.append(f"| {name} | {size} | ciauto ({configurations} configs, {splits[name]} splits) | "
+                     + " | ".join(ours) + " |")
+    ranks = average_ranks(summary)
+    lines += ["", "| average rank | rows | " + " | ".join(PAPER_COLUMNS) + " |",
+              "|---|---:|" + "---:|" * len(PAPER_COLUMNS),
+              "| paper | 10 | " + " | ".join(f"{PAPER_REAL_RANKS[m]:.1f}" for m in PAPER_COLUMNS) + " |",
+              f"| ciauto | {len(ranks) - 1} | " + " | ".join(f"{ranks.loc['Avg Rnk', m]:.1f}" for m in PAPER_COLUMNS)
+              + " |"]
+    return "\n".join(lines)
 
 
 def quick():
@@ -543,7 +645,12 @@ if __name__ == "__main__":
     parser.add_argument("--compare", nargs="+", default=None, help="folders of saved runs to compare with the paper")
     parser.add_argument("--bbcf-conventions", type=int, default=0, help="runs of the BBC-F convention check")
     parser.add_argument("--hm-fresh", type=int, default=0, help="runs of the HM/DL fresh-eval-set check")
-    parser.add_argument("--real-data", type=int, default=0, help="splits of the small real-data study")
+    parser.add_argument("--real-data", type=int, default=0, help="splits per dataset of the real-data study")
+    parser.add_argument("--real-report", nargs="+", default=None, help="saved real-data runs (parquet): the table")
+    parser.add_argument("--seed", type=int, default=7, help="root seed of the real-data splits (another: new splits)")
+    parser.add_argument("--real-cost", action="store_true", help="CPU seconds of one real-data split per dataset")
+    parser.add_argument("--configurations", type=int, default=24, help="grid size of the real-data study")
+    parser.add_argument("--backend", default="dask", choices=["dask", "loky"], help="joblib backend of the real-data study")
     parser.add_argument("--cpu-timing", action="store_true", help="BBC vs BBC-F in CPU seconds, per call and per bootstrap")
     parser.add_argument("--data-home", default=os.environ.get("CIAUTO_DATA", "../shared/data"))
     parser.add_argument("--runs", type=int, default=4, help="runs per setting in the slice (default 4)")
@@ -569,8 +676,14 @@ if __name__ == "__main__":
     if args.cpu_timing:
         cpu_timing()
         raise SystemExit
+    if args.real_report:
+        print(real_data_report(args.real_report))
+        raise SystemExit
+    if args.real_cost:
+        real_data_cost(args.data_home, args.configurations, backend=args.backend)
+        raise SystemExit
     if args.real_data:
-        real_data(args.real_data, args.data_home)
+        real_data(args.real_data, args.data_home, args.configurations, seed=args.seed, backend=args.backend)
         raise SystemExit
     slice_study(args.runs)
     timing(args.timing_repeats)
