@@ -354,15 +354,15 @@ def _study_run(setting: dict, run: int, seed: int = 2024):
     "Run `run` of one setting exactly as the study draws it (reproduction mode's data and split), with its seed."
     from ciauto._checks import as_seed_sequence
     from ciauto.simulation import simulate_predictions
-    from ciauto.study import StudyRun, _keyed_child
+    from ciauto.study_run import StudyRun, keyed_child
     s = {"n_folds": None, "n_classes": 2, **setting}
-    key = _keyed_child(as_seed_sequence(seed), setting_label(s), run)
+    key = keyed_child(as_seed_sequence(seed), setting_label(s), run)
     sim = simulate_predictions(s["beta_a"], s["beta_b"], n_samples=s["n_samples"],
                                n_configurations=s["n_configurations"], balance=s["balance"],
-                               random_state=np.random.default_rng(_keyed_child(key, "data")),
+                               random_state=np.random.default_rng(keyed_child(key, "data")),
                                score_location="reference")
     study_run = StudyRun(sim.predictions, sim.y, sim.folds, truth=np.asarray(sim.true_performance),
-                         selection_seed=_keyed_child(key, "selection"), selection_options={"direction": "auto"})
+                         selection_seed=keyed_child(key, "selection"), selection_options={"direction": "auto"})
     return sim, study_run, key
 
 
@@ -373,7 +373,7 @@ def bbcf_conventions(n_runs: int, n_configurations: int = 100, balance="equal", 
     winner), and L_b as the pooled AUC of the out-of-bag rows instead of the mean of out-of-bag fold AUCs."""
     from ciauto.bbc import bbc
     from ciauto.intervals import fold_aucs
-    from ciauto.study import _keyed_child
+    from ciauto.study_run import keyed_child
     setting = dict(beta_a=24, beta_b=6, n_samples=50, n_configurations=n_configurations, balance=balance)
     found = {k: [] for k in ("ciauto", "first", "last", "random", "float32 path", "pooled OOB AUC")}
     for r in range(n_runs):
@@ -385,7 +385,7 @@ def bbcf_conventions(n_runs: int, n_configurations: int = 100, balance="equal", 
         truth32 = sim.true_performance[int(np.argmax(P32.mean(axis=0)))]
         out = bbc(sim.predictions, y, folds, method="folds", n_bootstraps=n_bootstraps, confidence_level=0.95,
                   alternative="greater", n_jobs=1,
-                  random_state=np.random.default_rng(_keyed_child(key, "method", "BBC-F")))
+                  random_state=np.random.default_rng(keyed_child(key, "method", "BBC-F")))
         found["ciauto"].append((truth >= out.ci_low, truth - out.ci_low))
         rng = np.random.default_rng([r, 11])
         F = P.shape[0]

@@ -21,7 +21,6 @@ from .study_experiments import (PAPER_DATASETS, SELECTION_OPTIONS, SETTING_COLUM
                                       SETTING_FIELDS, SIMULATION_OPTIONS, TIMING_DEFAULTS, TIMING_GRID,
                                       run_real_data_study, run_simulation_study, stratified_train_indices,
                                       timing_study)
-from .study_experiments import setting_label as _setting_label  # bench/study.py names its files by it
 from .study_reports import (AVERAGE_ROW, PAPER_SIMULATION_RANKS, average_ranks, compare_with_paper,
                                   competition_ranks, paper_simulation_table, paper_table, plot_inclusion_tightness,
                                   plot_ranks, plot_timing, selected_performance, summarize, tightness_ratios,
