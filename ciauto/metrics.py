@@ -15,7 +15,7 @@ from numba import njit
 
 # The input checks live in the package's one checking layer; metrics re-exports the array checks and
 # `check_probability` for existing callers.
-from ._checks import (as_binary_labels, as_float_array, as_weights, check_bool, check_int, check_probability,
+from ._checks import (as_array, as_binary_labels, as_float_array, as_weights, check_bool, check_int, check_probability,
                             class_codes,
                             check_same_length, sorted_labels)
 
@@ -227,7 +227,7 @@ def average_precision_sorted(scores,   # scores sorted *descending*
 def _scores(y_score, name="y_score", ndim=1):
     "Finite real scores as float64, with integer scores beyond 2^53 replaced by their ranks (same order and ties)."
     s = as_float_array(y_score, name, ndim=ndim)
-    raw = np.asarray(y_score.to_numpy() if hasattr(y_score, "to_numpy") else y_score)
+    raw = as_array(y_score, name)
     if raw.dtype.kind in "iu" and (raw.max() > 2**53 or raw.min() < -(2**53)):
         s = np.unique(raw, return_inverse=True)[1].reshape(raw.shape).astype(np.float64)
     return s
@@ -318,12 +318,7 @@ def average_ranking_loss(y_true,               # 0/1 labels (1 = positive) or bo
 # %% ../nbs/00_metrics.ipynb #6ca7c73c
 def _label_array(labels, name, ndim=(1,)):
     "Labels as a numpy array: 1-D (or `ndim`), real or string/object labels without missing values or mixed types."
-    if hasattr(labels, "to_numpy"):
-        labels = labels.to_numpy()
-    try:
-        arr = np.asarray(labels)
-    except ValueError as err:  # numpy's "inhomogeneous shape" for ragged lists
-        raise ValueError(f"{name} must be a 1-D array of labels (are its rows of different lengths?)") from err
+    arr = as_array(labels, name)  # ragged lists and masked values are refused there
     if arr.dtype.kind == "c":
         raise TypeError(f"{name} must be real numbers or labels, got complex values")
     if arr.ndim not in ndim:
