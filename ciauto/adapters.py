@@ -18,7 +18,7 @@ from sklearn.model_selection import ParameterGrid, ParameterSampler, check_cv
 from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
 
-from ._checks import (binary_codes, check_choice, check_n_jobs, cv_winner, positive_label, sorted_labels,
+from ._checks import (as_array, binary_codes, check_choice, check_n_jobs, cv_winner, positive_label, sorted_labels,
                             spawn_seeds)
 from .bbc import as_fold_ids, fold_ids_from_splits
 from .cvt import Configuration, CVTResult, predict_scores, seeded_estimator
@@ -239,7 +239,7 @@ def from_search(search,  # a GridSearchCV, RandomizedSearchCV, HalvingGridSearch
     column c of the result's `predictions` equals `cross_val_predict(candidate_c, X, y, cv=cv)`."""
     estimator = search.estimator
     classifier = is_classifier(estimator)
-    y_values = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
+    y_values = as_array(y, "y")
     metric = _search_metric(search, metric, classifier)
     target, classes = encode_target(y_values, metric, pos_label)
     splitter = check_cv(search.cv if cv is None else cv, y_values, classifier=classifier)
@@ -355,7 +355,7 @@ def _target_from(frame, y):
         if len(y) != 2 or any(c not in frame.columns for c in y):
             raise ValueError(f"y: a time-to-event target is two columns (time, event) of the table, got {y!r}")
         return frame[y].to_numpy(np.float64), list(y)
-    return np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y), []
+    return as_array(y, "y"), []
 
 
 def _fold_from(frame, fold):
@@ -506,7 +506,7 @@ def wide_table(per_configuration: dict,  # {configuration name: Series or DataFr
     H2O's `cross_validation_holdout_predictions()`, whose `predict` column is dropped)."""
     if not isinstance(per_configuration, dict) or not per_configuration:
         raise TypeError("per_configuration must be a non-empty dict {configuration name: predictions}")
-    y = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
+    y = as_array(y, "y")
     labels = np.unique(y)
     columns = {}
     for name, values in per_configuration.items():

@@ -14,7 +14,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 from numba import njit
 from tqdm.auto import tqdm
 
-from ._checks import (as_float_array, binary_codes, check_bool, check_choice, check_fold_classes, check_fold_ids,
+from ._checks import (as_array, as_float_array, binary_codes, check_bool, check_choice, check_fold_classes, check_fold_ids,
                             check_int, check_n_jobs, check_probability, check_same_length, cv_winner, order_statistic, sorted_labels,
                             spawn_seeds)
 from .metrics import (Metric, accuracy, brier_score, fold_score_matrix, get_metric, neg_mean_squared_error, r2,
@@ -395,7 +395,7 @@ def _class_codes(y, predictions, pos_label):
         elif classes.size != k:
             raise ValueError(f"y has {classes.size} classes but the predictions have {k} score columns")
         return codes, codes, classes
-    return np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y), codes, classes
+    return as_array(y, "y"), codes, classes
 
 
 def _check_targets(y, metric, predictions, pos_label):
@@ -414,7 +414,7 @@ def _check_targets(y, metric, predictions, pos_label):
         raise ValueError(f"pos_label applies to class labels; metric {metric.name!r} is for {metric.kind} targets")
     if metric.kind in ("survival", "regression"):
         return as_float_array(y, "y", ndim=2 if metric.kind == "survival" else 1), None, None
-    arr = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
+    arr = as_array(y, "y")
     if arr.size == 0:
         raise ValueError("y is empty")
     if np.issubdtype(arr.dtype, np.number) and not np.isfinite(arr).all():

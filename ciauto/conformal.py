@@ -20,7 +20,7 @@ from scipy.special import gammaln
 from scipy.stats import false_discovery_control
 from sklearn.base import clone
 
-from ._checks import (as_binary_labels, as_float_array, as_generator, check_bool, check_choice, check_int,
+from ._checks import (as_array, as_binary_labels, as_float_array, as_generator, check_bool, check_choice, check_int,
                             check_n_jobs, check_probability, check_real)
 from .metrics import pr_auc_from_points, pr_points_merge
 
@@ -41,7 +41,7 @@ _MC_STEP = (1 - 2 * _MC_EDGE) / 2**20  # width of its bracket after the 20 halvi
 
 def _check_scores(x, name):
     "1-D finite float64 scores; bool and complex input are type errors, not numbers."
-    arr = np.asarray(x.to_numpy() if hasattr(x, "to_numpy") else x)
+    arr = as_array(x, name)
     if arr.dtype == bool or np.issubdtype(arr.dtype, np.complexfloating):
         raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype}")
     return as_float_array(arr, name)

@@ -33,7 +33,7 @@ from sklearn.utils.multiclass import type_of_target
 from threadpoolctl import ThreadpoolController
 from tqdm.auto import tqdm
 
-from ._checks import (as_seed_sequence, check_bool, check_choice, check_fold_classes, check_int, check_n_jobs,
+from ._checks import (as_array, as_seed_sequence, check_bool, check_choice, check_fold_classes, check_int, check_n_jobs,
                             check_probability, check_same_length, cv_winner, positive_label, sorted_labels)
 from .metrics import auc_sorted, get_metric
 
@@ -273,7 +273,7 @@ def _encode_labels(y, pos_label=None) -> tuple[np.ndarray, np.ndarray, Any]:
 
 
 def _encode_values(y) -> np.ndarray:
-    values = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
+    values = as_array(y, "y")
     if not np.issubdtype(values.dtype, np.number) or np.issubdtype(values.dtype, np.complexfloating):
         raise TypeError(f"a regression y must be real numbers, got dtype {values.dtype}")
     values = values.astype(np.float64)
@@ -695,7 +695,8 @@ def _metric_for(metric, task: str, n_classes: int):
 def _group_codes(groups, n: int) -> tuple[np.ndarray | None, int | None]:
     if groups is None:
         return None, None
-    labels = np.asarray(groups.to_numpy() if hasattr(groups, "to_numpy") else groups, dtype=object)
+    labels = np.asarray(groups.to_numpy() if hasattr(groups, "to_numpy") else groups,
+                        dtype=object)  # object first: groups 1 and "1" stay apart
     if labels.ndim != 1 or len(labels) != n:
         raise ValueError(f"groups must hold one label per row of X ({n} rows), got shape {labels.shape}")
     if pd.isna(labels).any():
@@ -809,7 +810,7 @@ def cross_validate_configurations(
         ) -> CVTResult:
     "Cross-validate every configuration on one fold partition (optionally dropping hopeless ones early); returns Π."
     frame = _as_frame(X)
-    y_values = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
+    y_values = as_array(y, "y")
     if y_values.ndim != 1:
         raise ValueError(f"y must be 1-D, got shape {y_values.shape}")
     check_same_length(X=frame, y=y_values)

@@ -19,7 +19,7 @@ from scipy.optimize import brentq
 from scipy.special import ndtri
 from scipy.stats import rankdata
 
-from ._checks import as_generator, check_choice, check_fold_ids, check_int, cv_winner
+from ._checks import as_array, as_generator, check_choice, check_fold_ids, check_int, cv_winner
 from ._checks import order_statistic_rank as _order_statistic_rank
 from .metrics import (as_binary_labels, as_float_array, auc_sorted, check_probability, check_same_length,
                             get_metric, roc_auc_ovo)
@@ -166,7 +166,7 @@ def _check_predictions(predictions, y, folds):
     if p.ndim == 2:
         y = as_binary_labels(y, "y")
     else:
-        y = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
+        y = as_array(y, "y")
         if y.ndim != 1 or not np.issubdtype(y.dtype, np.integer) or y.min() < 0 or y.max() >= p.shape[2]:
             raise ValueError(f"y must hold class indices 0..{p.shape[2] - 1} for 3-D predictions")
         if np.unique(y).size < 2:
