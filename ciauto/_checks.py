@@ -11,10 +11,11 @@ import numbers
 import numpy as np
 
 # %% auto #0
-__all__ = ['QUANTILES', 'check_int', 'check_real', 'check_probability', 'check_choice', 'check_bool', 'check_n_jobs',
-           'as_seed_sequence', 'as_generator', 'spawn_seeds', 'as_array', 'as_float_array', 'check_same_length',
-           'as_weights', 'sorted_labels', 'binary_codes', 'class_codes', 'positive_label', 'as_binary_labels',
-           'check_fold_ids', 'check_fold_classes', 'cv_winner', 'order_statistic_rank', 'order_statistic']
+__all__ = ['WINNER_RULES', 'QUANTILES', 'check_int', 'check_real', 'check_probability', 'check_choice', 'check_bool',
+           'check_n_jobs', 'as_seed_sequence', 'as_generator', 'spawn_seeds', 'as_array', 'as_float_array',
+           'check_same_length', 'as_weights', 'sorted_labels', 'binary_codes', 'class_codes', 'positive_label',
+           'as_binary_labels', 'check_fold_ids', 'check_fold_classes', 'cv_winner', 'order_statistic_rank',
+           'order_statistic']
 
 # %% ../nbs/00a_checks.ipynb #f8863606
 def _range_text(minimum, maximum, open_minimum=False, open_maximum=False) -> str:
@@ -356,11 +357,22 @@ def check_fold_classes(codes, # class code 0..K−1 of every row
                          + (f"; {why}" if why else ""))
 
 # %% ../nbs/00a_checks.ipynb #7ba494e3
-def cv_winner(fold_scores, # F×C fold-wise performance (NaN where a configuration has no value for a fold)
+WINNER_RULES = ("fold_mean", "pooled")
+
+
+def cv_winner(fold_scores, # "fold_mean": F×C fold-wise performance (NaN where a configuration has no value for a fold); "pooled": the C values on all rows (a C-vector or 1×C)
               metric, # a `ciauto.metrics.Metric` (or anything with `greater_is_better`) giving the direction
+              rule: str = "fold_mean", # "fold_mean" (best mean over folds: scikit-learn's `best_index_`) or "pooled" (best value of the pooled out-of-fold predictions, as an objective that scores them all at once)
              ) -> int:
-    "Column index of the configuration with the best mean fold score; ties go to the lowest index."
+    """Column index of the CV winner under `rule`; ties go to the lowest index. The one CV winner of the package:
+    every tool's choice is reproduced by one of the two rules."""
+    check_choice(rule, "rule", WINNER_RULES)
     scores = as_array(fold_scores, "fold_scores")
+    if rule == "pooled" and scores.ndim == 1:
+        scores = scores.reshape(1, -1)
+    if rule == "pooled" and scores.ndim == 2 and scores.shape[0] != 1:
+        raise ValueError(f"with rule='pooled', fold_scores must be the C pooled values (a C-vector or 1×C), got "
+                         f"shape {scores.shape}")
     if scores.dtype == object or not (np.issubdtype(scores.dtype, np.number) or scores.dtype == bool) \
             or np.issubdtype(scores.dtype, np.complexfloating):
         raise TypeError(f"fold_scores must hold real numbers (NaN for a missing value), got dtype {scores.dtype}")

@@ -541,12 +541,19 @@ class CVTResult:
     fold_scores: np.ndarray  # F×C metric per fold and column (NaN where a dropped column skipped the fold)
     winner: int  # column of the CV winner among the configurations never dropped
     final_model: Any  # the winner refit on all rows (None with refit=False)
-    metric: str  # name of the metric
+    metric: Any  # registry name of the metric, or the custom `Metric` it was scored with (see `metric_name`)
     classes: np.ndarray | None  # original labels, classes[code]; None for regression
     pos_label: Any = None  # the positive class's original label (binary only)
     completed_folds: np.ndarray | None = None  # per column: folds it was cross-validated on (F without dropping)
     dropped_at: np.ndarray | None = None  # per column: fold after which it was dropped, −1 if never
     greater_is_better: bool = True  # the metric's direction
+    groups: np.ndarray | None = None  # group label of every row (patient, site) when rows are not independent; BBC resamples groups
+    winner_rule: str = "fold_mean"  # the rule that reproduces the tool's choice of `winner`: "fold_mean" or "pooled" (`cv_winner`)
+
+    @property
+    def metric_name(self) -> str:
+        "The metric's name, whether `metric` holds a registry name or a custom `Metric`."
+        return self.metric if isinstance(self.metric, str) else self.metric.name
 
     @property
     def n_folds(self) -> int:
@@ -608,7 +615,8 @@ def _survivors(self) -> CVTResult:
                                dtype="Int64")
     return CVTResult(self.predictions[:, keep], self.y, self.folds, table, self.fold_scores[:, keep],
                      remap[self.winner], self.final_model, self.metric, self.classes, self.pos_label,
-                     self._completed[keep], self._dropped[keep], self.greater_is_better)
+                     self._completed[keep], self._dropped[keep], self.greater_is_better, self.groups,
+                     self.winner_rule)
 
 
 def _to_frame(self) -> pd.DataFrame:
@@ -621,7 +629,8 @@ def _to_dict(self) -> dict:
     table = self.configurations.astype(object).where(self.configurations.notna(), None)
     return {"predictions": _json_array(self.predictions), "y": _json_array(self.y), "folds": self.folds.tolist(),
             "configurations": table.to_dict(orient="records"), "fold_scores": _json_array(self.fold_scores),
-            "winner": int(self.winner), "winner_name": self.winner_name, "metric": self.metric,
+            "winner": int(self.winner), "winner_name": self.winner_name, "metric": self.metric_name,
+            "winner_rule": self.winner_rule, "groups": None if self.groups is None else _json_array(self.groups),
             "greater_is_better": bool(self.greater_is_better),
             "classes": None if self.classes is None else _json_array(self.classes),
             "pos_label": self.pos_label.item() if hasattr(self.pos_label, "item") else self.pos_label,
@@ -636,7 +645,7 @@ def _repr(self) -> str:
             f"{f' (+{failed} failed)' if failed else ''}, n_folds={self.n_folds}"
             f"{f', dropped={dropped}, fits={self.n_fits} (saved {self.fits_saved})' if dropped else ''}"
             f"{'' if self.pos_label is None else f', pos_label={self.pos_label!r}'}, "
-            f"winner={self.winner} {self.winner_name!r}, {self.metric}={self.apparent:.4f})")
+            f"winner={self.winner} {self.winner_name!r}, {self.metric_name}={self.apparent:.4f})")
 
 
 CVTResult.survivors, CVTResult.to_frame, CVTResult.to_dict, CVTResult.__repr__ = _survivors, _to_frame, _to_dict, _repr
@@ -666,7 +675,7 @@ def _plot(self,
     at = int(np.flatnonzero(order == self.winner)[0])
     ax.plot(at, self.apparent, "o", color="C3", ms=7, label=f"winner: {self.winner_name}")
     ax.set_xlabel("configuration (sorted by CV performance)")
-    ax.set_ylabel(f"cross-validated {self.metric}")
+    ax.set_ylabel(f"cross-validated {self.metric_name}")
     ax.legend(loc="best", fontsize="small")
     return ax
 
