@@ -11,11 +11,11 @@ import numbers
 import numpy as np
 
 # %% auto #0
-__all__ = ['WINNER_RULES', 'QUANTILES', 'check_int', 'check_real', 'check_probability', 'check_choice', 'check_bool',
-           'check_n_jobs', 'as_seed_sequence', 'as_generator', 'spawn_seeds', 'as_array', 'as_float_array',
-           'check_same_length', 'as_weights', 'sorted_labels', 'binary_codes', 'class_codes', 'positive_label',
-           'as_binary_labels', 'check_fold_ids', 'check_fold_classes', 'cv_winner', 'order_statistic_rank',
-           'order_statistic']
+__all__ = ['WINNER_RULES', 'MAX_MEMORY_BYTES', 'QUANTILES', 'check_int', 'check_real', 'check_probability', 'check_choice',
+           'check_bool', 'check_n_jobs', 'as_seed_sequence', 'as_generator', 'spawn_seeds', 'as_array',
+           'as_float_array', 'check_same_length', 'as_weights', 'sorted_labels', 'binary_codes', 'class_codes',
+           'positive_label', 'as_binary_labels', 'check_fold_ids', 'check_fold_classes', 'cv_winner', 'check_memory',
+           'order_statistic_rank', 'order_statistic']
 
 # %% ../nbs/00a_checks.ipynb #f8863606
 def _range_text(minimum, maximum, open_minimum=False, open_maximum=False) -> str:
@@ -391,6 +391,19 @@ def cv_winner(fold_scores, # "fold_mean": F×C fold-wise performance (NaN where 
     means = np.where(finite, scores / np.maximum(counts, 1), 0.0).sum(axis=0)  # divide first: no overflow near 1e308
     key = np.where(counts > 0, means if greater else -means, -np.inf)
     return int(np.argmax(key))
+
+# %% ../nbs/00a_checks.ipynb #c4e1a970
+MAX_MEMORY_BYTES = 4 * 2**30  # the most one request may allocate before it is refused up front
+
+
+def check_memory(n_bytes: float, # estimated bytes the request's arrays need
+                 argument: str, # what sets the size, as the user wrote it, e.g. "n_bootstraps=1000000000"
+                 limit: float = MAX_MEMORY_BYTES, # the most allowed
+                ) -> None:
+    "Refuse, before any work, a request whose arrays would need more than `limit` bytes, naming the argument."
+    if n_bytes > limit:
+        raise ValueError(f"{argument} would need about {n_bytes / 2**30:.1f} GiB of memory (the limit is "
+                         f"{limit / 2**30:.1f} GiB); choose a smaller value")
 
 # %% ../nbs/00a_checks.ipynb #96f4fb87
 QUANTILES = ("inverted_cdf", "reference")
