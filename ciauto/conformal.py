@@ -671,7 +671,22 @@ def _selection_plot(self,
 ConformalSelection.to_dict, ConformalSelection.plot = _selection_to_dict, _selection_plot
 
 # %% ../nbs/07_conformal.ipynb #616f48fb
-def _select(pvalues, alpha, delta, method, n_calibration) -> ConformalSelection:
+def _selection_pvalues(calibration_scores, test_scores, delta, method, higher_is_ood):
+    "(p-values, the smallest p-value any test point can get, n) for marginal (delta None) or conditional p-values."
+    n, counts = _calibration_counts(calibration_scores, test_scores, higher_is_ood)
+    if delta is None:
+        return (1.0 + counts) / (n + 1), 1 / (n + 1), n
+    upper = as_band_options(method).band(n, delta).upper
+    return upper[counts], float(upper[0]), n
+
+
+def _select(pvalues, alpha, delta, method, n_calibration, smallest) -> ConformalSelection:
+    if smallest > alpha:  # BH flags nothing unless some p-value is <= alpha
+        kind = "marginal" if delta is None else f"calibration-conditional (delta={delta:g})"
+        need = f" (at least {math.ceil(1 / alpha) - 1})" if delta is None else ""
+        warnings.warn(f"with n={n_calibration} calibration scores the smallest possible {kind} p-value is "
+                      f"{smallest:.3g} > alpha={alpha:g}: no test point can be flagged; use more calibration "
+                      f"points{need} or a larger alpha", stacklevel=3)
     adjusted = false_discovery_control(pvalues, method="bh")
     return ConformalSelection(selected=adjusted <= alpha, pvalues=pvalues, adjusted=adjusted, alpha=alpha,
                               delta=delta, method=None if delta is None else as_band_options(method).method,
@@ -688,12 +703,10 @@ def conformal_selection(calibration_scores,  # n ID scores not used to fit the d
                        ) -> ConformalSelection:
     "Flag test points as OOD with false discovery rate <= alpha: Benjamini-Hochberg on conformal p-values."
     alpha = check_probability(alpha, "alpha")
-    if delta is None:
-        pvalues = marginal_pvalues(calibration_scores, test_scores, higher_is_ood=higher_is_ood)
-    else:
-        pvalues = conformal_pvalues(calibration_scores, test_scores, delta=delta, method=method,
-                                    higher_is_ood=higher_is_ood)
-    return _select(pvalues, alpha, delta, method, _check_scores(calibration_scores, "calibration_scores").size)
+    if delta is not None:
+        delta = check_probability(delta, "delta")
+    pvalues, smallest, n = _selection_pvalues(calibration_scores, test_scores, delta, method, higher_is_ood)
+    return _select(pvalues, alpha, delta, method, n, smallest)
 
 # %% ../nbs/07_conformal.ipynb #3af27863
 def outlier_scores(detector,  # a fitted detector with score_samples or decision_function
@@ -743,7 +756,7 @@ class ConformalDetector:
              ) -> np.ndarray:
         "OOD scores of the fitted detector (higher = more anomalous)."
         if not hasattr(self, "detector_"):
-            raise ValueError("this ConformalDetector is not fitted yet; call fit(X) with inliers first")
+            raise ValueError("this ConformalDetector is not fitted yet; call fit(X) with inliers before score")
         return outlier_scores(self.detector_, X, higher_is_normal=self.higher_is_normal)
 
     def pvalues(self, X,  # rows to test
@@ -752,9 +765,14 @@ class ConformalDetector:
                 method="simes",  # band for the calibration-conditional p-values (a name or a BandOptions)
                ) -> np.ndarray:  # one p-value per row; small = unlike the inliers
         "Conformal p-values of new points against the held-out inliers."
+        self._check_fitted("pvalues")
         if delta is None:
             return marginal_pvalues(self.calibration_scores_, self.score(X))
         return conformal_pvalues(self.calibration_scores_, self.score(X), delta=delta, method=method)
+
+    def _check_fitted(self, what):
+        if not hasattr(self, "calibration_scores_"):
+            raise ValueError(f"this ConformalDetector is not fitted yet; call fit(X) with inliers before {what}")
 
     def select(self, X,  # rows to screen
                *,
@@ -764,8 +782,11 @@ class ConformalDetector:
               ) -> ConformalSelection:
         "Conformal selection (Benjamini-Hochberg) of the anomalies among `X`."
         alpha = check_probability(alpha, "alpha")
-        return _select(self.pvalues(X, delta=delta, method=method), alpha, delta, method,
-                       self.calibration_scores_.size)
+        self._check_fitted("select")
+        if delta is not None:
+            delta = check_probability(delta, "delta")
+        pvalues, smallest, n = _selection_pvalues(self.calibration_scores_, self.score(X), delta, method, True)
+        return _select(pvalues, alpha, delta, method, n, smallest)
 
     def __repr__(self):
         fitted = f", n_calibration={self.calibration_scores_.size}" if hasattr(self, "calibration_scores_") else ""
