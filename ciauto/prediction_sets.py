@@ -32,7 +32,7 @@ SCORE_KINDS = ("probability", "nonconformity")
 
 def _score_matrix(scores, name: str, n_classes: int | None = None) -> np.ndarray:
     "A finite float n x K matrix (K >= 2, or the given K)."
-    arr = np.asarray(scores)
+    arr = as_array(scores, name)
     if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
         raise TypeError(f"{name} must be a real-valued n x K matrix, got dtype {arr.dtype}")
     arr = arr.astype(np.float64)
@@ -56,18 +56,14 @@ def _class_labels(labels, name: str, n: int, n_classes: int) -> np.ndarray:
     return class_codes(arr, n_classes, name, "the scores")
 
 # %% ../nbs/07b_prediction_sets.ipynb #5dd0bdc7
-def lac_scores(probabilities: np.ndarray,  # n x K, higher = more plausible
+def lac_scores(probabilities,  # n x K, higher = more plausible
               ) -> np.ndarray:
     "LAC nonconformity 1 - p(y | x) for every class."
-    return 1.0 - probabilities
+    return 1.0 - _score_matrix(probabilities, "probabilities")
 
 
-def aps_scores(probabilities: np.ndarray,  # n x K, higher = more plausible
-               u: np.ndarray | None = None,  # one uniform per row (randomised APS), or None for u = 1
-               lam: float = 0.0,  # RAPS penalty per rank beyond `k_reg`
-               k_reg: int = 0,  # ranks 1..k_reg go unpenalised
-              ) -> np.ndarray:  # n x K: E(x, y, u) + lam * max(0, rank - k_reg)
-    "APS (and, with `lam > 0`, RAPS) nonconformity of every class of every row."
+def _aps(probabilities, u, lam, k_reg):
+    "APS/RAPS scores of validated input (see `aps_scores`)."
     order = np.argsort(-probabilities, axis=1, kind="stable")
     ranked = np.take_along_axis(probabilities, order, axis=1)
     before = np.zeros_like(ranked)
@@ -79,6 +75,21 @@ def aps_scores(probabilities: np.ndarray,  # n x K, higher = more plausible
     out = np.empty_like(e)
     np.put_along_axis(out, order, e, axis=1)
     return out
+
+
+def aps_scores(probabilities,  # n x K, higher = more plausible
+               u=None,  # one uniform in [0, 1] per row (randomised APS), or None for u = 1
+               lam: float = 0.0,  # RAPS penalty per rank beyond `k_reg`
+               k_reg: int = 0,  # ranks 1..k_reg go unpenalised
+              ) -> np.ndarray:  # n x K: E(x, y, u) + lam * max(0, rank - k_reg)
+    "APS (and, with `lam > 0`, RAPS) nonconformity of every class of every row."
+    p = _score_matrix(probabilities, "probabilities")
+    if u is not None:
+        u = as_float_array(u, "u")
+        if u.shape != (p.shape[0],) or u.min() < 0 or u.max() > 1:
+            raise ValueError(f"u must hold one value in [0, 1] per row of probabilities ({p.shape[0]}), got shape "
+                             f"{u.shape}")
+    return _aps(p, u, check_real(lam, "lam", minimum=0), check_int(k_reg, "k_reg", minimum=0))
 
 # %% ../nbs/07b_prediction_sets.ipynb #7a2a6b26
 def _threshold(r: np.ndarray, alpha: float) -> tuple[float, int]:
@@ -96,6 +107,8 @@ def conformal_threshold(calibration_nonconformity,  # r_1..r_n of the true label
                         alpha: float,  # miscoverage level in (0, 1)
                        ) -> tuple[float, int]:  # (q_hat, k): the k-th smallest score, inf when k > n
     "The split-conformal threshold q_hat = r_(k) with k = ceil((n + 1)(1 - alpha))."
+    if as_array(calibration_nonconformity, "calibration_nonconformity").dtype == bool:
+        raise TypeError("calibration_nonconformity must hold real-valued scores, got dtype bool")
     r = as_float_array(calibration_nonconformity, "calibration_nonconformity")
     alpha = check_probability(alpha, "alpha")
     q, k = _threshold(r, alpha)
@@ -294,8 +307,8 @@ def conformal_sets(calibration_scores,  # n x K per-class scores of the calibrat
             rng = as_generator(random_state)
             u_cal = rng.random(cal.shape[0])
             u_test = rng.random(test.shape[0]) if rule == "randomized" else np.zeros(test.shape[0])
-        r_cal = aps_scores(cal, u_cal, lam or 0.0, k_reg or 0)
-        r_test = aps_scores(test, u_test, lam or 0.0, k_reg or 0)
+        r_cal = _aps(cal, u_cal, lam or 0.0, k_reg or 0)
+        r_test = _aps(test, u_test, lam or 0.0, k_reg or 0)
     r_true = r_cal[np.arange(y.size), y]
     options = dict(method=method, alpha=alpha, n_calibration=y.size, randomized=rule == "randomized", lam=lam,
                    k_reg=k_reg, scores=scores, rule=rule, mondrian=mondrian)
@@ -385,7 +398,12 @@ def _mahalanobis_distances(train, test, groups, covariance, shrinkage):
     out = np.empty((test.shape[0], len(groups)))
     for j, (mean, cov) in enumerate(zip(means, covs)):
         diff = test - mean
-        factor = cho_factor(_regularised(cov, shrinkage), lower=True)
+        try:
+            factor = cho_factor(_regularised(cov, shrinkage), lower=True)
+        except np.linalg.LinAlgError as err:
+            raise ValueError(f"mahalanobis: the covariance of class {j} (the {j + 1}-th sorted label) cannot be "
+                             f"inverted with shrinkage={shrinkage:g}; raise shrinkage (it adds a share of the mean "
+                             "variance, so features_train must not be constant within the class)") from err
         out[:, j] = np.sqrt(np.maximum(0.0, np.einsum("ij,ji->i", diff, cho_solve(factor, diff.T))))
     return out
 
