@@ -9,8 +9,8 @@ import dataclasses
 import math
 import numbers
 import warnings
-from dataclasses import dataclass, field
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import matplotlib.pyplot as plt

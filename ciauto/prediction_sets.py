@@ -98,8 +98,8 @@ def _threshold(r: np.ndarray, alpha: float) -> tuple[float, int]:
     return (math.inf, k) if k > r.size else (float(np.partition(r, k - 1)[k - 1]), k)
 
 
-def _too_few_message(alpha: float, n: int, who: str = "") -> str:
-    return (f"alpha={alpha:g} needs at least {math.ceil(1 / alpha) - 1} calibration points{who}, got n={n}: "
+def _too_few_message(alpha: float, n: int) -> str:
+    return (f"alpha={alpha:g} needs at least {math.ceil(1 / alpha) - 1} calibration points, got n={n}: "
             "every prediction set holds every class")
 
 
