@@ -9,6 +9,7 @@ no warning where one was expected, or a result failing its check), crash (a hang
 runs in this process, so a crash stops the sweep). Counts are in notes / bench/conformal.md.
 """
 import math
+import re
 import sys
 import warnings
 
@@ -332,7 +333,7 @@ def run(verbose=False):
                 err = e
         messages = " | ".join(str(w.message) for w in caught)
         if err is not None:
-            named = name is not None and name in str(err)
+            named = name is not None and re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", str(err)) is not None
             outcome = "clear" if isinstance(err, (TypeError, ValueError)) and named and not ok and not warn \
                 else "unclear"
             detail = f"{type(err).__name__}: {str(err)[:160]}"
