@@ -22,7 +22,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 from scipy.stats import false_discovery_control
 
-from ._checks import (as_seed_sequence, binary_codes, check_bool, check_choice, check_int, check_n_jobs,
+from ._checks import (as_seed_sequence, binary_codes, check_bool, check_choice, check_int, check_memory, check_n_jobs,
                             check_probability, check_real, order_statistic, spawn_seeds)
 
 # %% auto #0
@@ -129,8 +129,15 @@ def _selector_masks(series, selectors):
         if sel.numeric or sel.operator != "==":
             if x is None:
                 x = pd.to_numeric(series, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+                unreadable = np.flatnonzero(np.isnan(x) & ~missing)
+                if len(unreadable):  # a numeric selector on text would match nothing, silently
+                    raise ValueError(f"selector {sel.string!r} compares numbers, but attribute {sel.attribute!r} "
+                                     f"holds non-numeric values such as {series.iloc[unreadable[0]]!r} (row "
+                                     f"{unreadable[0]}); convert the column or use an '==' selector")
             with np.errstate(invalid="ignore"):
-                masks.append((x >= sel.lo) & (x < sel.hi) if sel.operator != "==" else x == float(sel.value))
+                # an upper bound of +inf is closed, so the top bin [c, inf) also holds a value of +inf
+                below = (x < sel.hi) | (sel.hi == math.inf)
+                masks.append((x >= sel.lo) & below if sel.operator != "==" else x == float(sel.value))
             continue
         if codes is None:
             codes, uniques = pd.factorize(series)
@@ -201,6 +208,10 @@ def attribute_selectors(series, # the column (pandas Series or array-like)
         out = [Selector(name, "==", v) for v in _nominal_values(values, name, max_values)]
     else:
         x = series.to_numpy(dtype=float, na_value=np.nan)[~missing]
+        if np.isinf(x).any():
+            row = int(np.flatnonzero(~missing)[np.flatnonzero(np.isinf(x))[0]])
+            raise ValueError(f"numeric attribute {name!r} holds an infinite value (row {row}): equal-frequency bins "
+                             "need finite values; replace it (NaN for missing, or a large finite number)")
         distinct = np.unique(x)
         cuts = cut_points(x, n_bins)
         if len(distinct) <= n_bins:
@@ -1335,6 +1346,9 @@ def significance_filter(result: SubgroupResult, # the search's result
     if not isinstance(result, SubgroupResult):
         raise TypeError(f"result must be a SubgroupResult, got {type(result).__name__}")
     n_permutations = check_int(n_permutations, "n_permutations", minimum=1)
+    k = None if k is None else check_int(k, "k", minimum=1)
+    # one null distribution of R float64 values per distinct (P, N) pair: at most one pair per subgroup
+    check_memory(8.0 * n_permutations * max(len(result.subgroups), 1), f"n_permutations={n_permutations}")
     fdr = check_probability(fdr, "fdr")
     check_choice(pvalue, "pvalue", ("plus_one", "subroc"))
     check_choice(untestable, "untestable", ("drop", "p_one"))
@@ -1455,6 +1469,8 @@ def corrected_gaps(result: SubgroupResult, # a `find_subgroups` result (optional
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
     n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
+    # per bootstrap: its seed (a SeedSequence, ~0.5 KB) and three values per subgroup of the table
+    check_memory(n_bootstraps * (512.0 + 24.0 * max(len(result.table), 1)), f"n_bootstraps={n_bootstraps}")
     confidence_level = check_probability(confidence_level, "confidence_level")
     check_n_jobs(n_jobs)
     call = _rerun_arguments(result)
