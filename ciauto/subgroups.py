@@ -70,6 +70,13 @@ class Selector:
     def __post_init__(self):
         if self.operator not in _OPERATORS:
             raise ValueError(f"operator must be one of {_OPERATORS}, got {self.operator!r}")
+        if self.operator == "in":  # a [lo, hi) interval: two numbers, lo < hi
+            ok = isinstance(self.value, (tuple, list)) and len(self.value) == 2 and all(
+                isinstance(v, numbers.Real) and not math.isnan(v) for v in self.value)
+            if not ok or not self.value[0] < self.value[1]:
+                raise ValueError(f"an 'in' selector's value must be (lo, hi) with numbers lo < hi, got {self.value!r}")
+        if self.operator in (">=", "<") and (not isinstance(self.value, numbers.Real) or math.isnan(self.value)):
+            raise ValueError(f"a {self.operator!r} selector's value must be a number, got {self.value!r}")
 
     @property
     def lo(self) -> float:
@@ -150,7 +157,11 @@ def cut_points(values, # numeric values (NaN = missing, ignored)
                n_bins: int # B, the number of equal-frequency bins
               ) -> list:
     "Equal-frequency cut points of the spec's rule (§2.2) over the non-missing `values`."
-    x = np.asarray(values, dtype=float)
+    n_bins = check_int(n_bins, "n_bins", minimum=1)
+    try:
+        x = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError("values must be numbers (NaN for missing) to be cut into bins") from None
     x = np.sort(x[~np.isnan(x)])
     n = len(x)
     cuts = []
@@ -201,6 +212,8 @@ def attribute_selectors(series, # the column (pandas Series or array-like)
                         max_values: int = 1000, # refuse nominal attributes with more distinct values
                        ) -> list:
     "The selectors of one attribute in refinement order (§2): nominal values sorted, or numeric values/bins."
+    n_bins = check_int(n_bins, "n_bins", minimum=2)
+    check_choice(thresholds, "thresholds", ("intervals", "open"))
     series = pd.Series(series, copy=False)
     missing = np.asarray(pd.isna(series))
     if nominal:
@@ -229,6 +242,9 @@ def attribute_selectors(series, # the column (pandas Series or array-like)
 def pattern_string(selectors # the selectors of a conjunction
                   ) -> str:
     "Canonical pattern: selector strings sorted lexicographically, joined by ' AND ' (empty pattern: '')."
+    bad = [s for s in selectors if not isinstance(s, Selector)]
+    if bad:
+        raise TypeError(f"selectors must be Selector objects, got {bad[0]!r} ({type(bad[0]).__name__})")
     return " AND ".join(sorted(s.string for s in selectors))
 
 # %% ../nbs/08_subgroups.ipynb #bada53e3
@@ -261,7 +277,10 @@ def _clz(typingctx, x):
 def pack_bits(mask # boolean vector (position p = row p)
              ) -> np.ndarray:
     "A boolean vector as little-endian packed uint64 words (bit i of word w is position 64·w + i)."
-    mask = np.asarray(mask, dtype=bool)
+    raw = np.asarray(mask)
+    if raw.ndim != 1 or not (raw.dtype == bool or (np.issubdtype(raw.dtype, np.integer) and np.isin(raw, (0, 1)).all())):
+        raise ValueError(f"mask must be a 1-D boolean (or 0/1) vector, got shape {raw.shape} and dtype {raw.dtype}")
+    mask = raw.astype(bool)
     n_words = (len(mask) + 63) // 64
     padded = np.zeros(n_words * 64, dtype=bool)
     padded[:len(mask)] = mask
@@ -272,6 +291,10 @@ def unpack_bits(words, # uint64 words from `pack_bits`
                 n: int, # how many positions to return
                ) -> np.ndarray:
     "Inverse of `pack_bits`: the first `n` positions as booleans."
+    words = np.asarray(words)
+    if words.dtype != np.uint64 or words.ndim != 1:
+        raise TypeError(f"words must be a 1-D uint64 array from pack_bits, got dtype {words.dtype}, shape {words.shape}")
+    check_int(n, "n", minimum=0, maximum=64 * len(words))
     return np.unpackbits(np.ascontiguousarray(words).view(np.uint8), bitorder="little")[:n].astype(bool)
 
 # %% ../nbs/08_subgroups.ipynb #bada53e5
@@ -1503,6 +1526,8 @@ def subgroup_table(result: SubgroupResult, # a `find_subgroups` result
                    digits: int = 4, # round floats to this many decimals
                   ) -> pd.DataFrame:
     "The result table for display: the empty pattern shown as ⟨all rows⟩, floats rounded."
+    if not isinstance(result, SubgroupResult):
+        raise TypeError(f"result must be a SubgroupResult, got {type(result).__name__}")
     table = result.table.copy()
     table["pattern"] = table["pattern"].replace("", "⟨all rows⟩")
     floats = table.select_dtypes("float").columns
@@ -1515,6 +1540,8 @@ def format_subgroups(result: SubgroupResult, # a `find_subgroups` result
                      digits: int = 4, # significant digits of the baseline, decimals of the table
                     ) -> str:
     "Plain-text report of a `SubgroupResult` (what `ciauto subgroups` prints)."
+    if not isinstance(result, SubgroupResult):
+        raise TypeError(f"result must be a SubgroupResult, got {type(result).__name__}")
     cfg = result.settings
     head = (f"SubROC: metric={result.metric}, mode={result.mode}, baseline={result.baseline:.{digits}g} on "
             f"{cfg.get('n_rows')} rows; depth={cfg.get('depth')}, min_support={cfg.get('min_support')}, "
