@@ -1180,6 +1180,9 @@ def find_subgroups(data: pd.DataFrame, # rows to search: the attribute columns, 
     options = options or SearchOptions()
     attributes = _check_data(data, label, score, attributes, nominal)
     y, s = _labels_scores(data, label, score, positive)
+    if min_support > len(y):
+        warnings.warn(f"min_support={min_support} is above the {len(y)} rows of data: no subgroup can qualify",
+                      UserWarning, stacklevel=2)
     losses = _row_losses(loss, y, s)
     selectors, sel_attr = _build_selectors(data, attributes, nominal, n_bins=n_bins, thresholds=thresholds,
                                            max_values=max_values, options=options)
