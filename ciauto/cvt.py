@@ -31,12 +31,13 @@ from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from sklearn.svm import SVC, SVR
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import ThreadpoolController
 from tqdm.auto import tqdm
 
 from ._checks import (as_array, as_binary_labels, as_float_array, as_seed_sequence, check_bool, check_choice,
-                            check_fold_classes, check_int, check_n_jobs, check_probability, check_same_length, class_codes,
-                            cv_winner, positive_label, sorted_labels)
+                            check_fold_classes, check_int, check_n_jobs, check_probability, check_real, check_same_length,
+                            class_codes, cv_winner, positive_label, sorted_labels)
 from .metrics import METRICS, auc_sorted, get_metric
 
 # %% auto #0
@@ -73,6 +74,9 @@ class FdrSelector(SelectorMixin, BaseEstimator):
             y,  # n training labels (or targets)
             ):
         "Keep the features whose BH-adjusted p-value is at most `alpha` (the `max_features` smallest; at least one)."
+        check_real(self.alpha, "alpha", minimum=0, maximum=1, open_minimum=True)
+        check_int(self.max_features, "max_features", minimum=1)
+        check_choice(self.task, "task", _TASKS)
         p = _univariate_pvalues(X, y, self.task)
         order = np.argsort(p, kind="mergesort")
         m = len(p)
@@ -85,6 +89,7 @@ class FdrSelector(SelectorMixin, BaseEstimator):
         return self
 
     def _get_support_mask(self):
+        check_is_fitted(self, "support_")  # NotFittedError (a ValueError) before `fit`
         return self.support_
 
 # %% ../nbs/02_cvt.ipynb #ffa776b8
@@ -112,6 +117,8 @@ class L1Selector(SelectorMixin, BaseEstimator):
             y,  # n training labels (or targets)
             ):
         "Keep the features with a non-zero L1-penalised coefficient (at least one: the largest, else the best F-test)."
+        check_real(self.C, "C", minimum=0, open_minimum=True)
+        check_choice(self.task, "task", _TASKS)
         if self.task == "regression":
             z = (y - np.mean(y)) / (np.std(y) or 1.0)
             weight = np.abs(Lasso(alpha=0.05 / self.C, max_iter=5000).fit(X, z).coef_)
@@ -127,6 +134,7 @@ class L1Selector(SelectorMixin, BaseEstimator):
         return self
 
     def _get_support_mask(self):
+        check_is_fitted(self, "support_")  # NotFittedError (a ValueError) before `fit`
         return self.support_
 
 # %% ../nbs/02_cvt.ipynb #2fd9475f
@@ -319,6 +327,9 @@ def make_folds(target: np.ndarray,  # class codes (stratified) or regression val
                stratify: bool = True,  # stratify by `target` (classification)
                ) -> np.ndarray:  # fold id 0..F−1 of every row
     "Fold ids from scikit-learn's shuffled (Stratified)(Group)KFold."
+    check_int(n_folds, "n_folds", minimum=2)
+    check_int(seed, "seed", minimum=0, maximum=2**32 - 1)
+    check_bool(stratify, "stratify")
     n = len(target)
     if groups is None:
         splitter = (StratifiedKFold if stratify else KFold)(n_splits=n_folds, shuffle=True, random_state=seed)
@@ -337,6 +348,10 @@ def as_configurations(configurations,  # None (the default grid), Configurations
     "Accepts `Configuration`s, (name, estimator) pairs, a {name: estimator} dict or bare estimators."
     if configurations is None:
         return default_configurations(task=task)
+    if isinstance(configurations, (str, bytes, Configuration)) or hasattr(configurations, "fit") or \
+            not (isinstance(configurations, dict) or hasattr(configurations, "__iter__")):
+        raise TypeError("configurations must be a list of Configurations, (name, estimator) pairs or estimators, or a "
+                        f"{{name: estimator}} dict; got {type(configurations).__name__} (wrap a single one in a list)")
     items = list(configurations.items()) if isinstance(configurations, dict) else list(configurations)
     if not items:
         raise ValueError("configurations is empty")
@@ -360,6 +375,11 @@ def seeded_estimator(config: Configuration,  # the configuration to instantiate
                      preprocessing_seed: int | None = None,  # seed of earlier pipeline steps (default: `seed`)
                      ):  # an unfitted clone with every unset `random_state` fixed
     "The configuration's estimator with every unset `random_state` fixed (the same on every fold)."
+    if not isinstance(config, Configuration):
+        raise TypeError(f"config must be a Configuration (see as_configurations), got {type(config).__name__}")
+    seed = check_int(seed, "seed", minimum=0, maximum=2**32 - 1)
+    if preprocessing_seed is not None:
+        preprocessing_seed = check_int(preprocessing_seed, "preprocessing_seed", minimum=0, maximum=2**32 - 1)
     est = clone(config.estimator)
     model_prefix = est.steps[-1][0] + "__" if isinstance(est, Pipeline) else ""
     shared = seed if preprocessing_seed is None else preprocessing_seed
@@ -373,6 +393,9 @@ def predict_scores(model,  # a fitted classifier or regressor
                    n_classes: int,  # 2 (binary: the positive class's score), K > 2 (all K), 0 (regression)
                    ) -> np.ndarray:  # N scores, or N×K for K > 2 classes
     "predict_proba of the positive class (or all K), else decision_function; `predict` for regression."
+    n_classes = check_int(n_classes, "n_classes", minimum=0)
+    if n_classes == 1:
+        raise ValueError("n_classes must be 0 (regression), 2 (binary) or K > 2; got 1")
     if n_classes == 0:
         return np.asarray(model.predict(X))
     if hasattr(model, "predict_proba"):
