@@ -244,7 +244,7 @@ def _as_frame(X) -> pd.DataFrame:
             raise ValueError("X has duplicate column names")
         frame.columns = [str(c) for c in frame.columns]
     else:
-        arr = np.asarray(X)
+        arr = as_array(X, "X")  # a ragged list is refused naming X
         if arr.ndim != 2:
             raise ValueError(f"X must be 2-D (rows × features), got shape {arr.shape}")
         frame = pd.DataFrame(arr, columns=[f"x{j}" for j in range(arr.shape[1])])
@@ -259,9 +259,17 @@ def _infer_task(y: np.ndarray, task, metric) -> str:
     missing = int(pd.isna(pd.Series(y)).sum())
     if missing:
         raise ValueError(f"y contains {missing} missing (NaN/None) value(s)")
+    if np.issubdtype(y.dtype, np.complexfloating):
+        raise TypeError(f"y must hold class labels or real numbers, got complex values (dtype {y.dtype})")
+    if y.dtype.kind == "f" and np.isinf(y).any():
+        raise ValueError(f"y contains {int(np.isinf(y).sum())} infinite value(s)")
     if task is not None:
         return check_choice(task, "task", _TASKS)
     if metric is not None and metric.kind == "regression":  # `metric`: the Metric resolved once by the caller
+        if len(np.unique(y)) <= 2:
+            warnings.warn(f"y has {len(np.unique(y))} distinct values but metric {metric.name!r} makes this a "
+                          "regression task (models are scored on their predict()); for a binary target pass a "
+                          "classification metric, or task='regression' to silence this", UserWarning, stacklevel=4)
         return "regression"
     if type_of_target(y) == "continuous":
         return "regression"
@@ -331,6 +339,10 @@ def make_folds(target: np.ndarray,  # class codes (stratified) or regression val
     check_int(seed, "seed", minimum=0, maximum=2**32 - 1)
     check_bool(stratify, "stratify")
     n = len(target)
+    if n_folds > n:
+        raise ValueError(f"n_folds={n_folds} is more than the {n} rows of target")
+    if groups is not None:
+        check_same_length(target=target, groups=groups)
     if groups is None:
         splitter = (StratifiedKFold if stratify else KFold)(n_splits=n_folds, shuffle=True, random_state=seed)
     else:
@@ -361,6 +373,8 @@ def as_configurations(configurations,  # None (the default grid), Configurations
             out.append(item)
             continue
         name, est = item if isinstance(item, tuple) and len(item) == 2 else (f"{type(item).__name__}#{k}", item)
+        if isinstance(est, type):
+            raise TypeError(f"configurations[{k}] is the class {est.__name__}; pass an instance, e.g. {est.__name__}()")
         if not (hasattr(est, "fit") and hasattr(est, "get_params")):
             raise TypeError(f"configurations[{k}] is not a scikit-learn estimator (got {type(est).__name__})")
         final = est[-1] if isinstance(est, Pipeline) else est
@@ -398,6 +412,11 @@ def predict_scores(model,  # a fitted classifier or regressor
         raise ValueError("n_classes must be 0 (regression), 2 (binary) or K > 2; got 1")
     if n_classes == 0:
         return np.asarray(model.predict(X))
+    known = list(getattr(model, "classes_", []))
+    if hasattr(model, "predict") and hasattr(model, "classes_") and \
+            not set(range(n_classes)) >= set(known) >= ({1} if n_classes == 2 else set(range(n_classes))):
+        raise ValueError(f"model.classes_ must be class codes 0..{n_classes - 1} (n_classes={n_classes}), as CVT fits "
+                         f"them; got {known[:10]}")
     if hasattr(model, "predict_proba"):
         proba = np.asarray(model.predict_proba(X))
         position = {c: j for j, c in enumerate(model.classes_)}
@@ -734,6 +753,8 @@ def _plot(self,
 
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3.5))
+    elif not hasattr(ax, "errorbar"):
+        raise TypeError(f"ax must be a matplotlib Axes or None, got {type(ax).__name__}")
     scores = self.cv_scores
     order = np.argsort(scores if self.greater_is_better else -scores, kind="mergesort")
     n = np.maximum(self._completed, 1)
