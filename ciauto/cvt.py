@@ -721,7 +721,8 @@ def _to_frame(self) -> pd.DataFrame:
 def _to_dict(self) -> dict:
     "Everything as JSON-serialisable lists, numbers and strings (NaN as None)."
     table = self.configurations.astype(object).where(self.configurations.notna(), None)
-    return {"predictions": _json_array(self.predictions), "y": _json_array(self.y), "folds": None if self.folds is None else self.folds.tolist(),
+    return {"predictions": _json_array(self.predictions), "y": _json_array(self.y),
+            "folds": None if self.folds is None else self.folds.tolist(),
             "configurations": table.to_dict(orient="records"), "fold_scores": _json_array(self.fold_scores),
             "winner": int(self.winner), "winner_name": self.winner_name, "metric": self.metric_name,
             "winner_rule": self.winner_rule, "groups": None if self.groups is None else _json_array(self.groups),
@@ -729,7 +730,8 @@ def _to_dict(self) -> dict:
             "classes": None if self.classes is None else _json_array(self.classes),
             "pos_label": self.pos_label.item() if hasattr(self.pos_label, "item") else self.pos_label,
             "completed_folds": self._completed.tolist(), "dropped_at": self._dropped.tolist(),
-            "apparent": self.apparent if np.isfinite(self.apparent) else None, "n_fits": self.n_fits, "fits_saved": self.fits_saved}
+            "apparent": self.apparent if np.isfinite(self.apparent) else None, "n_fits": self.n_fits,
+            "fits_saved": self.fits_saved}
 
 
 def _repr(self) -> str:
@@ -897,7 +899,7 @@ def _warn_failures(configs, errors) -> None:
 # %% ../nbs/02_cvt.ipynb #ab415799
 def _cvt_loop(frame, target, folds, configs, estimators, keys, scorer, n_classes, *, n_jobs, progress, drop=None,
               threshold=0.99, n_bootstraps=1000, drop_seed=0):
-    "CVT on a given fold partition: (Π of the successful columns, their fold matrix, ok, winner, table, completed, dropped_at)."
+    "CVT on given folds: (Π and fold matrix of the successful columns, ok, winner, table, completed, dropped_at)."
     C, F = len(configs), int(folds.max()) + 1
     scores = np.full((len(target), C) if n_classes <= 2 else (len(target), C, n_classes), np.nan)
     seconds, completed = np.zeros(C), np.zeros(C, dtype=np.int64)
@@ -971,7 +973,7 @@ def cross_validate_configurations(
         refit: bool = True,  # refit the winner on all rows (`final_model`)
         progress: bool = True,  # tqdm bar: fits done, fits saved by dropping, configurations left
         pos_label=None,  # the positive class of a binary y (default: the greater sorted label)
-        groups=None,  # group label per row: a group never straddles two folds (StratifiedGroupKFold / GroupKFold); kept in `CVTResult.groups`
+        groups=None,  # group per row: never straddles two folds (StratifiedGroupKFold / GroupKFold); kept in the result
         task: str | None = None,  # "classification" or "regression"; default inferred from y and metric
         drop: str | None = None,  # None (full CVT) or "bbcd" (bootstrap-based early dropping, BBCD-CV)
         drop_threshold: float = 0.99,  # α: drop when P(strictly worse than the current best) > α (the paper's 0.99)
@@ -1123,7 +1125,8 @@ def _inner_folds(inner, k, frame, y_values, target, task, group_ids, group_label
             raise ValueError(f"inner must partition each outer training part into at least 2 folds (every row in "
                              f"exactly one test fold, as KFold does); {inner!r} does not in outer fold {k}")
     if task == "classification":
-        why = f"inner splits outer fold {k}'s training part so that a class is missing from a fold; use fewer or stratified inner folds"
+        why = (f"inner splits outer fold {k}'s training part so that a class is missing from a fold; use fewer or "
+               "stratified inner folds")
         check_fold_classes(target, folds, classes, why=why)
     return folds
 
@@ -1132,11 +1135,11 @@ def nested_cross_validation(
         X,  # N×d features (DataFrame or array)
         y,  # N targets: binary or multiclass labels, or a continuous (regression) target
         configurations=None,  # as in `cross_validate_configurations` (default: the default grid)
-        *, outer,  # outer folds: an int F (CVT's own shuffled, stratified folds), a scikit-learn splitter or (train, test) pairs
+        *, outer,  # outer folds: an int (CVT's own folds), a scikit-learn splitter or (train, test) index pairs
         inner,  # inner folds of each outer training part: an int or a splitter that partitions the rows (KFold-like)
         metric=None,  # registry name, Metric or callable; default as in `cross_validate_configurations`
         groups=None,  # group label per row: no group straddles an outer or inner split (passed to splitters' `split`)
-        n_jobs: int | None = None,  # joblib workers for the fits (CVT's parallel path: any joblib backend, Dask included)
+        n_jobs: int | None = None,  # joblib workers for the fits (CVT's parallel path: any joblib backend, Dask too)
         random_state=None,  # int, SeedSequence, Generator or None: integer folds and model seeds
         progress: bool = True,  # tqdm bar over the outer folds
         ) -> NestedCVResult:
