@@ -22,3 +22,14 @@ def test_bench_quick(script):
                           timeout=TIMEOUT)
     assert proc.returncode == 0, f"{script.name} --quick failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}"
     assert "ratio" in proc.stdout.lower() or "×" in proc.stdout, f"{script.name} printed no ratio:\n{proc.stdout[-2000:]}"
+
+
+def test_nested_quick_reports_costs_and_bias():
+    "bench/nested.py --quick: CVT + BBC against nested CV on two datasets, with the bias table and the cost ratios."
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), MPLBACKEND="Agg")
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "nested.py"), "--quick"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    assert proc.returncode == 0, f"nested.py --quick failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}"
+    for text in ("credit-g:", "breast-w:", "| CVT + BBC ", "| nested CV ", "spread (s.d. of error)",
+                 "ratio nested CV / (CVT + BBC): fits 3.00×"):  # 3 outer folds × (3 × 3 + 1) vs 3 × 3 + 1 fits
+        assert text in proc.stdout, f"{text!r} missing from:\n{proc.stdout[-3000:]}"
