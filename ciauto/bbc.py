@@ -419,9 +419,16 @@ def fold_ids_from_splits(splits, # (train, test) index pairs (or boolean masks),
                          n: int, # number of rows
                         ) -> np.ndarray: # fold id 0..F−1 of every row
     "Fold ids from (train, test) pairs whose test sets partition rows 0..n−1."
+    n = check_int(n, "n", minimum=1)
     ids = np.full(n, -1, np.int64)
-    for f, (train, test) in enumerate(splits):
+    for f, split in enumerate(splits):
+        if not (isinstance(split, (tuple, list)) and len(split) == 2):
+            raise TypeError(f"folds: split {f} is {split!r}, not a (train, test) pair of index arrays")
+        train, test = split
         test = np.flatnonzero(test) if np.asarray(test).dtype == bool else np.asarray(test, np.int64)
+        if test.size and (test.min() < 0 or test.max() >= n):
+            raise ValueError(f"folds: split {f} tests row {int(test.max() if test.max() >= n else test.min())}, "
+                             f"outside 0..{n - 1} (the data has {n} rows)")
         if (ids[test] != -1).any():
             raise ValueError(f"folds: the test sets overlap (split {f} tests a row an earlier split tested); one fold "
                              "id per row needs test sets that partition the rows, as KFold-like splitters give")

@@ -47,7 +47,15 @@ def _class_scaled_weights(y, w, name="sample_weight"):
 
 # %% ../nbs/00_metrics.ipynb #ad165623
 @njit(cache=True, nogil=True)
+def _check_kernel_rows(scores, labels, weights):
+    "The public kernels' own guard (they are called from numba code too): one label and weight per score."
+    if labels.shape[0] != scores.shape[0] or (weights is not None and weights.shape[0] != scores.shape[0]):
+        raise ValueError("scores, labels and weights must have the same length (one per row)")
+
+
+@njit(cache=True, nogil=True)
 def _auc_sweep(scores, labels, weights):
+    _check_kernel_rows(scores, labels, weights)
     n = scores.shape[0]
     neg_below = 0.0  # negative weight strictly below the current tie block
     credit = 0.0
@@ -61,8 +69,10 @@ def _auc_sweep(scores, labels, weights):
             w = 1.0 if weights is None else weights[j]
             if labels[j] == 1:
                 block_pos += w
-            else:
+            elif labels[j] == 0:
                 block_neg += w
+            else:  # labels {1, 2} would otherwise be read as 0/1
+                raise ValueError("labels must be 0/1 (1 = positive); map other labels with pos_label first")
             j += 1
             if j == n or scores[j] != scores[i]:
                 break
@@ -98,6 +108,8 @@ def auc_merge_sorted(pos_scores,  # the positives' scores, sorted ascending
                     ) -> float:  # AUC with ties counted ½
     "AUC from the positives' and the negatives' scores, each sorted ascending: one merge pass, ties ½."
     n_neg = neg_scores.shape[0]
+    if n_neg == 0 or pos_scores.shape[0] == 0:
+        raise ValueError("pos_scores and neg_scores must both be non-empty: the AUC needs both classes")
     below = 0  # negatives strictly below the current positive
     tied_end = 0  # negatives <= the current positive
     credit = 0.0
@@ -119,6 +131,7 @@ def pr_points_sorted(scores,   # scores sorted *descending*
                      weights,  # non-negative weights in the same order
                     ) -> tuple:  # (tp, fp): cumulative positive and negative weight with s >= t_j, one per distinct score
     "Cumulative (TP, FP) weight at each distinct threshold, walking rows sorted by *descending* score."
+    _check_kernel_rows(scores, labels, weights)
     n = scores.shape[0]
     tp = np.empty(n)
     fp = np.empty(n)
@@ -131,8 +144,10 @@ def pr_points_sorted(scores,   # scores sorted *descending*
         while True:  # row i opens the block, so the loop ends even on a NaN
             if labels[j] == 1:
                 acc_tp += weights[j]
-            else:
+            elif labels[j] == 0:
                 acc_fp += weights[j]
+            else:
+                raise ValueError("labels must be 0/1 (1 = positive); map other labels with pos_label first")
             j += 1
             if j == n or scores[j] != scores[i]:
                 break
@@ -172,6 +187,8 @@ def pr_points_merge(pos_scores,  # the positives' scores, sorted ascending
 # %% ../nbs/00_metrics.ipynb #941f170e
 @njit(cache=True, nogil=True)
 def _pr_area(tp, fp, trapezoid):
+    if tp.shape[0] != fp.shape[0] or tp.shape[0] == 0:
+        raise ValueError("tp and fp must be non-empty and of the same length (one point per threshold)")
     total_pos = tp[-1]
     if total_pos == 0.0:
         return np.nan
@@ -834,7 +851,10 @@ def _fold_auc_matrix(scores, labels, folds, n_folds):
 
 # %% ../nbs/00_metrics.ipynb #1672898f
 def _fold_inputs(metric, predictions, y, fold_ids, n_folds):
-    p = np.asarray(predictions, dtype=np.float64)
+    raw = as_array(predictions, "predictions")
+    if raw.dtype == object or not (np.issubdtype(raw.dtype, np.number) or raw.dtype == bool) or raw.dtype.kind == "c":
+        raise TypeError(f"predictions must be real numbers (NaN = not predicted), got dtype {raw.dtype}")
+    p = raw.astype(np.float64)
     if p.ndim not in (2, 3) or p.shape[0] == 0 or p.shape[1] == 0:
         raise ValueError(f"predictions must be N×C (or N×C×K class scores), got shape {p.shape}")
     n_folds = check_int(n_folds, "n_folds", minimum=1)
@@ -844,6 +864,7 @@ def _fold_inputs(metric, predictions, y, fold_ids, n_folds):
                          f"got shape {ids.shape} and dtype {ids.dtype}")
     if ids.min() < 0 or ids.max() >= n_folds:
         raise ValueError(f"fold_ids must lie in 0..{n_folds - 1} (n_folds={n_folds}), got {ids.min()}..{ids.max()}")
+    check_same_length(predictions=p, y=as_array(y, "y"))
     if metric.kind == "binary":
         y = as_binary_labels(y, "y", require_both=False)
         positives = np.bincount(ids, weights=y, minlength=n_folds)
