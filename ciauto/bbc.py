@@ -380,6 +380,8 @@ def _sorted_pr_area(order, codes, weights, total_pos, trapezoid):
 @njit(cache=True, nogil=True)
 def _pooled_pr_chunk(seeds, order, codes, labels, units, max_redraws, trapezoid):
     "BBC with PR AUC (`trapezoid`) or average precision on presorted columns: (L, winners, redraws, defects)."
+    # the draw loop repeats _pooled_auc_chunk's on purpose (see _pooled_accuracy_chunk): each kernel keeps its inner
+    # loop inline rather than taking the metric as a function argument
     n_cfg, n = order.shape
     n_boot = seeds.shape[0]
     L = np.full(n_boot, np.nan)
@@ -1045,7 +1047,7 @@ def bbc(predictions, # N×C out-of-fold predictions (N×C×K class scores for mu
     fold_wise = method == "folds" or winner_rule == "fold_mean"
     perf = _cv_values(metric, predictions, y, fold_ids, fold_labels, "fold_mean") if fold_wise else None
     cv_values = perf if winner_rule == "fold_mean" else _cv_values(metric, predictions, y, None, None, "pooled")
-    winner = cv_winner(cv_values, metric)
+    winner = cv_winner(cv_values, metric, rule=winner_rule)  # the one CV winner of the checks layer
     apparent = float(cv_values[:, winner].mean())
     task = _task(method, metric, sign, perf, predictions, y, codes, classes, units, max_redraws)
     generic = method == "pooled" and metric.func not in _FAST
