@@ -518,13 +518,14 @@ def _unpack(predictions, y, folds, metric, pos_label):
 
 
 def _refuse_undropped_nan(source, kept):
-    "A column set aside for its NaN must be one the CVTResult dropped (`dropped_at` >= 0); any other NaN is refused."
-    dropped_at = getattr(source, "dropped_at", None)
-    if kept is None or dropped_at is None:
+    """A column set aside for its NaN must be one the CVTResult dropped (`dropped_at` >= 0); any other NaN is
+    refused (a CVTResult with `dropped_at=None` dropped nothing). Objects without the attribute are taken as they are."""
+    if kept is None or not hasattr(source, "dropped_at"):
         return
+    dropped_at = source.dropped_at
     P = np.asarray(source.predictions, dtype=np.float64)
     for c in np.setdiff1d(np.arange(P.shape[1]), kept):
-        if np.asarray(dropped_at)[c] < 0:
+        if dropped_at is None or np.asarray(dropped_at)[c] < 0:
             names = _configuration_names(source)
             row = int(np.argwhere(np.isnan(P[:, c].reshape(P.shape[0], -1)))[0, 0])
             raise ValueError(f"predictions contains NaN in configuration {_name(names, c)} at row {row}, and the "
