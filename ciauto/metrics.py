@@ -784,16 +784,18 @@ def _unknown_name(name):
     "The message for a name the registry does not hold: scikit-learn's other scorers get a way to wrap them."
     known = f"ciauto's metrics are {sorted(METRICS)}"
     try:  # only on this error path: importing scikit-learn costs about a second
-        from sklearn.metrics import get_scorer_names
-        sklearn_names = set(get_scorer_names())
-    except ImportError:
-        sklearn_names = set()
-    if name in sklearn_names:
-        function = name[4:] if name.startswith("neg_") else name
-        direction = "greater_is_better=False, " if name.startswith("neg_") else ""
-        return (f"scikit-learn's scorer {name!r} is not in ciauto's registry ({known}); wrap its function as "
-                f"Metric({name!r}, f, {direction}kind=...) with f(y_true, y_pred, sample_weight=None) calling "
-                f"sklearn.metrics' {function!r} function")
+        from sklearn.metrics import get_scorer, get_scorer_names
+        function = getattr(getattr(get_scorer(name), "_score_func", None), "__name__", None) \
+            if name in set(get_scorer_names()) else None
+    except (ImportError, ValueError):
+        function = None
+    if function is not None:
+        if name.startswith("neg_"):  # the loss itself, minimised
+            how = f"Metric({name[4:]!r}, f, greater_is_better=False, lower=0.0, kind=...)"
+        else:
+            how = f"Metric({name!r}, f, kind=...)"
+        return (f"scikit-learn's scorer {name!r} is not in ciauto's registry ({known}); wrap its function as {how} "
+                f"with f(y_true, y_pred, sample_weight=None) calling sklearn.metrics.{function}")
     return f"unknown metric {name!r}; {known}, or pass a Metric or a callable f(y_true, y_pred, sample_weight=None)"
 
 
