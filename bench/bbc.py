@@ -9,11 +9,16 @@ per fold and configuration plus a Python loop over bootstraps (folds). Both run 
     python bench/bbc.py           # small: a few points per factor, writes bench/out/bbc.md
     python bench/bbc.py --full    # the paper's grids, more repetitions
     python bench/bbc.py --quick   # smoke test: one point per factor, tiny sizes
+    python bench/bbc.py --metrics # only the per-metric section (issue 26), writes bench/out/bbc_metrics.md
 
 A second section times the generic metric path (any metric other than ROC AUC and accuracy: one metric call per
 configuration and bootstrap draw, with the multiplicities as sample weights) against a straightforward
 implementation (numpy draws, the metric on the expanded in-bag arrays), says how its cost grows with B·C·N and
 extrapolates to N = 20 000, C = 500, B = 1 000.
+
+A third section (issue 26) times, in one run, every registry metric with a fast path beside ROC AUC at
+N = 2 000, C = 100, B = 300 (the issue's point): seconds per unit of B·C·N and the ratio to roc_auc's, each metric's
+calls interleaved with roc_auc's so that both see the same load. The goal: none above 3×.
 """
 from __future__ import annotations
 
@@ -195,6 +200,60 @@ def generic_section(quick: bool):
     return lines
 
 
+FAST_METRICS = ("pr_auc", "average_precision", "balanced_accuracy", "accuracy", "brier_score", "f1", "neg_log_loss",
+                "r2", "neg_mean_squared_error", "neg_mean_absolute_error", "neg_root_mean_squared_error")
+REGRESSION = ("r2", "neg_mean_squared_error", "neg_mean_absolute_error", "neg_root_mean_squared_error")
+
+
+def metric_costs(quick: bool):
+    "Every fast metric's cost per unit of B·C·N beside roc_auc's, measured in the same run (issue 26)."
+    n, c, b = (300, 10, 30) if quick else (2000, 100, 300)
+    repeats = 1 if quick else 3
+    scores, y, folds = beta_binormal(n, c, 5, seed=26)
+    probabilities = 1 / (1 + np.exp(-(scores - 0.5)))
+    rng = np.random.default_rng(26)
+    target = rng.normal(size=n)
+    regression = target[:, None] + rng.normal(size=(n, c)) * rng.uniform(0.5, 1.0, c)
+    data = {name: (regression, target) if name in REGRESSION else (scores, y) if name in ("roc_auc", "pr_auc",
+            "average_precision") else (probabilities, y) for name in ("roc_auc",) + FAST_METRICS}
+
+    def call(name):
+        predictions, truth = data[name]
+        start = time.perf_counter()
+        bbc(predictions, truth, folds, metric=name, n_bootstraps=b, random_state=0, n_jobs=1, progress=False)
+        return time.perf_counter() - start
+
+    for name in data:  # compile and load every kernel outside the timings
+        predictions, truth = data[name]
+        small = slice(None, None, 5)  # every 5th row: both classes, three folds
+        bbc(predictions[small, :3], truth[small], np.arange(len(truth[small])) % 3, metric=name, n_bootstraps=10,
+            random_state=0, progress=False)
+    units = b * c * n
+    rows, worst = [], 0.0
+    for name in FAST_METRICS:
+        auc, ours = [], []
+        for _ in range(repeats):  # interleaved: both sides under the same load
+            auc.append(call("roc_auc"))
+            ours.append(call(name))
+        auc_s, ours_s = statistics.median(auc), statistics.median(ours)
+        ratio = ours_s / auc_s
+        worst = max(worst, ratio)
+        rows.append(f"| {name} | {fmt(ours_s)} | {ours_s / units * 1e9:.2f} ns | {auc_s / units * 1e9:.2f} ns | "
+                    f"**{ratio:.2f}×** |")
+        print(rows[-1], flush=True)
+    lines = ["", f"## Every metric's cost per unit of B·C·N beside roc_auc's (issue 26; one core)", "",
+             f"N = {n}, C = {c}, B = {b}, F = 5, the whole `bbc` call (fold matrix, CV winner, bootstrap), median of "
+             f"{repeats} calls each, every metric's calls interleaved with roc_auc's. Scores are binormal (Beta(24, 6) "
+             "AUCs); label and probability metrics get σ(score − ½); regression metrics a Gaussian target with "
+             "noisy predictions.", "",
+             "| metric | seconds | per unit | roc_auc per unit (same run) | ratio |", "| --- | --- | --- | --- | --- |",
+             *rows, "", f"- Largest ratio: **{worst:.2f}×** (goal ≤ 3×): " + (
+                 "quick run at tiny sizes, where fixed per-call costs dominate: no goal" if quick
+                 else "met." if worst <= 3 else "NOT met.")]
+    print(lines[-1])
+    return lines
+
+
 def fmt(seconds):
     return f"{seconds * 1e3:.2f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
@@ -203,6 +262,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--full", action="store_true", help="the paper's grids and more repetitions")
     parser.add_argument("--quick", action="store_true", help="smoke test: one tiny point per factor")
+    parser.add_argument("--metrics", action="store_true", help="only every metric's cost beside roc_auc's (issue 26)")
     parser.add_argument("--out", default=str(Path(__file__).parent / "out" / "bbc.md"))
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")  # BBC-F with F = 3 warns by design
@@ -210,6 +270,17 @@ def main(argv=None):
     repeats, reference_repeats = (20, 3) if args.full else (1, 1) if args.quick else (5, 1)
     reference_b = None if args.full else SMALL_REFERENCE_B
 
+    if args.metrics:
+        header = [f"# Every metric beside roc_auc in BBC", "",
+                  f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, load average "
+                  f"{os.getloadavg()[0]:.1f} at the start (shared machine: absolute times are noisy; the ratios "
+                  "come from interleaved calls in one run)."]
+        lines = header + metric_costs(quick=args.quick)
+        Path(args.out).parent.mkdir(exist_ok=True)
+        out = Path(args.out).with_name("bbc_metrics.md")
+        out.write_text("\n".join(lines) + "\n")
+        print(f"wrote {out}")
+        return
     warm = beta_binormal(60, 3, 3, 0)  # compile / load the numba kernels outside the timings
     bbc(*warm, n_bootstraps=20, random_state=0)
     bbc(*warm, method="folds", n_bootstraps=20, random_state=0)
@@ -239,6 +310,7 @@ def main(argv=None):
 
     if args.quick:
         lines_generic = generic_section(quick=True)
+        metric_costs(quick=True)
         print("quick run: no goals, nothing written")
         return
     goals = ["", "## Goals", ""]
@@ -263,6 +335,7 @@ def main(argv=None):
     print("\n".join(goals))
     Path(args.out).parent.mkdir(exist_ok=True)
     goals += generic_section(quick=False)
+    goals += metric_costs(quick=False)
     Path(args.out).write_text("\n".join(lines + ["## One factor at a time (B = 200; others at N=500, C=5, F=3)", ""]
                                          + table + goals) + "\n")
     print(f"wrote {args.out}")

@@ -10,18 +10,17 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
-from joblib import Parallel, delayed, effective_n_jobs
 from numba import njit
-from tqdm.auto import tqdm
 
-from ._checks import (as_array, as_float_array, binary_codes, check_bool, check_choice, check_fold_classes, check_fold_ids,
+from ._checks import (as_array, as_float_array, binary_codes, check_bool, check_choice, check_memory, check_fold_classes, check_fold_ids,
                             check_int, check_n_jobs, check_probability, check_same_length, cv_winner, order_statistic, sorted_labels,
                             spawn_seeds)
-from .metrics import (Metric, accuracy, brier_score, fold_score_matrix, get_metric, neg_mean_squared_error, r2,
-                            roc_auc)
+from .metrics import (Metric, accuracy, average_precision, balanced_accuracy, brier_score, f1, fold_score_matrix,
+                            get_metric, neg_brier_score, neg_log_loss, neg_mean_absolute_error, neg_mean_squared_error,
+                            neg_root_mean_squared_error, pr_auc, r2, roc_auc)
 
 # %% auto #0
-__all__ = ['fold_ids_from_splits', 'as_fold_ids', 'BBCResult', 'bbc']
+__all__ = ['MIN_GROUPS', 'FEW_GROUPS', 'fold_ids_from_splits', 'as_fold_ids', 'BBCResult', 'bbc']
 
 # %% ../nbs/03_bbc.ipynb #99d2a46d
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
@@ -220,6 +219,76 @@ def _pooled_accuracy_chunk(seeds, correct, codes, units, n_classes, max_redraws)
         winners[b], L[b] = _winner_and_oob_mean(counts, correct)
     return L, winners, redraws, defects
 
+# %% ../nbs/03_bbc.ipynb #73231817
+@njit(cache=True, nogil=True)
+def _class_value(class_hits, class_weight, f1):
+    "Balanced accuracy (mean of hits/weight over the classes) or F1 (class 0's count = FP, class 1's = TP)."
+    if f1:
+        tp, fp = float(class_hits[1]), float(class_hits[0])
+        denominator = 2 * tp + fp + (class_weight[1] - tp)
+        return 2 * tp / denominator if denominator > 0 else 0.0
+    total = 0.0
+    for k in range(class_hits.shape[0]):
+        total += class_hits[k] / class_weight[k]
+    return total / class_hits.shape[0]
+
+
+@njit(cache=True, nogil=True)
+def _pooled_hits_chunk(seeds, hits, perm, starts, codes, units, max_redraws, f1):
+    """BBC with balanced accuracy or F1 (`f1`): `hits` is C×N with its columns in class order (`perm[j]` = the row
+    in column j, `starts[k]` = class k's first column), 1 where configuration c labels the row correctly (balanced
+    accuracy) or predicts it positive (F1)."""
+    n_cfg, n = hits.shape
+    n_classes = starts.shape[0] - 1
+    n_boot = seeds.shape[0]
+    L = np.full(n_boot, np.nan)
+    winners = np.zeros(n_boot, np.int64)
+    redraws = np.zeros(n_boot, np.int64)
+    defects = np.full(n_boot, -1, np.int64)
+    n_units = units.max() + 1
+    rows = np.empty(n_units, np.int64)
+    unit_counts = np.zeros(n_units, np.int64)
+    counts = np.zeros(n, np.int64)
+    w_in = np.empty(n, np.int64)
+    w_out = np.empty(n, np.int64)
+    in_class = np.zeros(n_classes, np.int64)
+    out_class = np.zeros(n_classes, np.int64)
+    class_hits = np.zeros(n_classes, np.int64)
+    weight_in = np.zeros(n_classes, np.int64)
+    for b in range(n_boot):
+        r, d = _usable_draw(seeds[b], codes, units, n_classes, 1, max_redraws, rows, unit_counts, counts, in_class,
+                            out_class)
+        redraws[b] = r
+        defects[b] = d
+        if d != -1:
+            break
+        weight_in[:] = 0
+        for k in range(n_classes):
+            for j in range(starts[k], starts[k + 1]):
+                w_in[j] = counts[perm[j]]
+                w_out[j] = 1 if w_in[j] == 0 else 0
+                weight_in[k] += w_in[j]
+        best = -np.inf
+        best_c = 0
+        for c in range(n_cfg):
+            for k in range(n_classes):
+                total = 0
+                for j in range(starts[k], starts[k + 1]):
+                    total += w_in[j] * hits[c, j]
+                class_hits[k] = total
+            value = _class_value(class_hits, weight_in, f1)
+            if value > best:
+                best = value
+                best_c = c
+        winners[b] = best_c
+        for k in range(n_classes):
+            total = 0
+            for j in range(starts[k], starts[k + 1]):
+                total += w_out[j] * hits[best_c, j]
+            class_hits[k] = total
+        L[b] = _class_value(class_hits, out_class, f1)
+    return L, winners, redraws, defects
+
 # %% ../nbs/03_bbc.ipynb #567cb839
 @njit(cache=True, nogil=True)
 def _draw_chunk(seeds, codes, units, n_classes, min_oob, max_redraws):
@@ -272,14 +341,96 @@ def _folds_chunk(seeds, perf, max_redraws):
         winners[b], L[b] = _winner_and_oob_mean(counts, perf_by_config)
     return L, winners, redraws, defects
 
+# %% ../nbs/03_bbc.ipynb #90e61878
+@njit(cache=True, nogil=True, error_model="numpy")
+def _sorted_pr_area(order, codes, weights, total_pos, trapezoid):
+    """`metrics._pr_area` of one presorted (ascending) column with integer weights, walked from the top score down:
+    trapezoid PR AUC (`trapezoid`) or average precision. `total_pos` = the positives' total weight (> 0)."""
+    tp = 0.0
+    fp = 0.0
+    area = 0.0
+    prev_tp = 0.0
+    prev_precision = 1.0
+    block_pos = 0
+    block_neg = 0
+    # the trapezoid's height ½(P_j + P_{j−1}) with the ½ taken out of the sum (a power of two: exact, so the value is
+    # `_pr_area`'s to the last bit); average precision's height is P_j (+ 0·P_{j−1})
+    previous = 1.0 if trapezoid else 0.0
+    for k in range(order.shape[0] - 1, -1, -1):
+        code = codes[k]
+        w = weights[order[k]]
+        positive = code & 1
+        block_pos += w * positive
+        block_neg += w * (1 - positive)
+        if code < 2 and k > 0:
+            continue  # row k ties with row k−1: the block goes on
+        # no branch on the block's content (labels and weights are unpredictable): a block without weight adds
+        # exactly 0 (ΔTP = 0) and keeps the previous precision, as `_pr_area`, which has no point for it
+        tp += block_pos
+        fp += block_neg
+        precision = tp / max(tp + fp, 1.0)  # tp + fp is 0 (then ΔTP = 0 too) or at least 1
+        area += (tp - prev_tp) * (precision + previous * prev_precision)
+        prev_tp = tp
+        prev_precision = precision if block_pos + block_neg > 0 else prev_precision
+        block_pos = 0
+        block_neg = 0
+    return (0.5 * area if trapezoid else area) / total_pos
+
+
+@njit(cache=True, nogil=True)
+def _pooled_pr_chunk(seeds, order, codes, labels, units, max_redraws, trapezoid):
+    "BBC with PR AUC (`trapezoid`) or average precision on presorted columns: (L, winners, redraws, defects)."
+    # the draw loop repeats _pooled_auc_chunk's on purpose (see _pooled_accuracy_chunk): each kernel keeps its inner
+    # loop inline rather than taking the metric as a function argument
+    n_cfg, n = order.shape
+    n_boot = seeds.shape[0]
+    L = np.full(n_boot, np.nan)
+    winners = np.zeros(n_boot, np.int64)
+    redraws = np.zeros(n_boot, np.int64)
+    defects = np.full(n_boot, -1, np.int64)
+    n_units = units.max() + 1
+    rows = np.empty(n_units, np.int64)
+    unit_counts = np.zeros(n_units, np.int64)
+    counts = np.zeros(n, np.int64)
+    oob = np.empty(n, np.int64)
+    in_class = np.zeros(2, np.int64)
+    out_class = np.zeros(2, np.int64)
+    for b in range(n_boot):
+        r, d = _usable_draw(seeds[b], labels, units, 2, 1, max_redraws, rows, unit_counts, counts, in_class, out_class)
+        redraws[b] = r
+        defects[b] = d
+        if d != -1:
+            break
+        in_pos = 0
+        for i in range(n):
+            oob[i] = 1 if counts[i] == 0 else 0
+            in_pos += counts[i] * labels[i]
+        best = -np.inf
+        best_c = 0
+        for c in range(n_cfg):
+            value = _sorted_pr_area(order[c], codes[c], counts, in_pos, trapezoid)
+            if value > best:
+                best = value
+                best_c = c
+        winners[b] = best_c
+        L[b] = _sorted_pr_area(order[best_c], codes[best_c], oob, out_class[1], trapezoid)
+    return L, winners, redraws, defects
+
 # %% ../nbs/03_bbc.ipynb #67920f2d
 def fold_ids_from_splits(splits, # (train, test) index pairs (or boolean masks), one per fold
                          n: int, # number of rows
                         ) -> np.ndarray: # fold id 0..F−1 of every row
     "Fold ids from (train, test) pairs whose test sets partition rows 0..n−1."
+    n = check_int(n, "n", minimum=1)
     ids = np.full(n, -1, np.int64)
-    for f, (train, test) in enumerate(splits):
+    for f, split in enumerate(splits):
+        if not (isinstance(split, (tuple, list)) and len(split) == 2):
+            raise TypeError(f"folds: split {f} is {split!r}, not a (train, test) pair of index arrays")
+        train, test = split
         test = np.flatnonzero(test) if np.asarray(test).dtype == bool else np.asarray(test, np.int64)
+        if test.size and (test.min() < 0 or test.max() >= n):
+            raise ValueError(f"folds: split {f} tests row {int(test.max() if test.max() >= n else test.min())}, "
+                             f"outside 0..{n - 1} (the data has {n} rows)")
         if (ids[test] != -1).any():
             raise ValueError(f"folds: the test sets overlap (split {f} tests a row an earlier split tested); one fold "
                              "id per row needs test sets that partition the rows, as KFold-like splitters give")
@@ -350,6 +501,7 @@ def _unpack(predictions, y, folds, metric, pos_label):
             raise TypeError("predictions is a CVTResult, which carries y and folds; do not pass y or folds as well")
         source = predictions
         (predictions, kept), y, folds = _complete_columns(source.predictions), source.y, getattr(source, "folds", None)
+        _refuse_undropped_nan(source, kept)
         classes = getattr(source, "classes", None)
         if pos_label is not None and (classes is None or len(classes) != 2 or pos_label != classes[1]):
             raise ValueError(f"pos_label={pos_label!r}, but predictions is a CVTResult whose scores are for its "
@@ -364,10 +516,39 @@ def _unpack(predictions, y, folds, metric, pos_label):
         raise ValueError(f"metric {metric.name!r} cannot be bias-corrected by BBC: {_SIZE_DEPENDENT[metric.name]}")
     return predictions, y, folds, metric, pos_label, kept
 
+
+def _refuse_undropped_nan(source, kept):
+    """A column set aside for its NaN must be one the CVTResult dropped (`dropped_at` >= 0); any other NaN is
+    refused (a CVTResult with `dropped_at=None` dropped nothing). Objects without the attribute are taken as they are."""
+    if kept is None or not hasattr(source, "dropped_at"):
+        return
+    dropped_at = source.dropped_at
+    P = np.asarray(source.predictions, dtype=np.float64)
+    for c in np.setdiff1d(np.arange(P.shape[1]), kept):
+        if dropped_at is None or np.asarray(dropped_at)[c] < 0:
+            names = _configuration_names(source)
+            row = int(np.argwhere(np.isnan(P[:, c].reshape(P.shape[0], -1)))[0, 0])
+            raise ValueError(f"predictions contains NaN in configuration {_name(names, c)} at row {row}, and the "
+                             "CVTResult did not drop that configuration; fix or remove its predictions")
+
+
+def _name(names, c) -> str:
+    "How a message names column c: its configuration name (when known) and its column."
+    return f"{names[c]!r} (column {c})" if names and c < len(names) else f"column {c}"
+
 # %% ../nbs/03_bbc.ipynb #cbeb35cc
-def _check_predictions(predictions, metric):
+def _check_predictions(predictions, metric, names=None, kept=None):
+    "Predictions as a C-contiguous float array of the dimension the metric needs; NaN/inf refused naming its place."
     ndim = {"multiclass": 3, "labels": (2, 3), "generic": (2, 3)}.get(metric.kind, 2)
     what = {3: "N×C×K class scores", 2: "N×C (one column per configuration)"}
+    raw = as_array(predictions, "predictions")
+    if raw.dtype.kind in "fc" and raw.ndim >= 2 and not np.isfinite(raw).all():
+        bad = np.argwhere(~np.isfinite(raw))
+        row, column = int(bad[0, 0]), int(bad[0, 1])
+        original = column if kept is None else int(kept[column])
+        raise ValueError(f"predictions contains {len(bad)} NaN or infinite value(s), the first in configuration "
+                         f"{_name(names, original)} at row {row} ({raw[tuple(bad[0])]}); every configuration needs a "
+                         "finite prediction for every row")
     try:
         return np.ascontiguousarray(as_float_array(predictions, "predictions", ndim=ndim))
     except ValueError as err:
@@ -398,11 +579,50 @@ def _class_codes(y, predictions, pos_label):
     return as_array(y, "y"), codes, classes
 
 
+def _misfit_target(y, metric):
+    "A message when y is plainly not the kind of target the metric takes (instead of a misleading later one)."
+    arr = as_array(y, "y")
+    if metric.kind != "survival" and arr.ndim == 2 and arr.shape[1] == 2 and metric.kind != "generic":
+        return (f"y is N×2, like (time, event) survival labels, but metric {metric.name!r} is for {metric.kind} "
+                "targets; use metric='c_index' for time-to-event data")
+    if metric.kind in ("binary", "multiclass", "labels") and arr.ndim == 1 and arr.dtype.kind == "f" \
+            and np.isfinite(arr).all() and (arr != np.round(arr)).any():
+        return (f"y holds non-integer numbers (a regression target?) but metric {metric.name!r} is for class labels; "
+                "use metric='r2' (or 'neg_mean_squared_error', 'neg_mean_absolute_error')")
+    return None
+
+
+def _hard_label_target(y, predictions, pos_label, metric):
+    """For label metrics with N×C predicted labels of a binary y: accuracy-type metrics compare them with y's own
+    labels; F1 takes 0/1 with 1 = the positive class. Predicted labels that would be read as class codes of other
+    labels (0/1 predictions for labels {1, 2}) are refused, never taken silently."""
+    values = np.unique(predictions)
+    classes, _ = sorted_labels(y, "y")
+    if classes.dtype.kind not in "biuf" or not np.all(values == np.round(values)):
+        return None  # probabilities of the positive class (cut at ½) or string labels: compared as 0/1 codes
+    if metric.func is not f1 and np.isin(values, classes).all():
+        return as_array(y, "y")
+    positive = binary_codes(y, pos_label, "y")[1]
+    if metric.func is f1 and np.isin(classes, (0, 1)).all() and positive == 1:
+        return None  # 0/1 labels with 1 positive are their own codes
+    raise ValueError(f"predictions hold the labels {values[:10].tolist()} but y's labels are {classes.tolist()} "
+                     f"(positive: {positive!r}); metric {metric.name!r} needs "
+                     + ("0/1 predicted labels with 1 = the positive class" if metric.func is f1
+                        else "predicted labels as y has them")
+                     + ", or probabilities of the positive class")
+
+
 def _check_targets(y, metric, predictions, pos_label):
     """y in the form the metric takes, plus integer class codes 0..K−1 and the class labels (classification kinds)
     or None (others)."""
+    misfit = _misfit_target(y, metric)
+    if misfit:
+        raise ValueError(misfit)
     if metric.kind in ("binary", "multiclass", "labels"):
         target, codes, classes = _class_codes(y, predictions, pos_label)
+        if predictions.ndim == 2 and len(classes) == 2 and metric.func in (accuracy, balanced_accuracy, f1):
+            original = _hard_label_target(y, predictions, pos_label, metric)
+            target = target if original is None else original
         if metric.kind == "binary" and len(classes) != 2:
             raise ValueError(f"y has {len(classes)} classes but metric {metric.name!r} is binary (a binary target has "
                              "two labels); use 'roc_auc_ovo' with N×C×K predictions for more classes")
@@ -422,6 +642,10 @@ def _check_targets(y, metric, predictions, pos_label):
     return arr, None, None
 
 # %% ../nbs/03_bbc.ipynb #067e7979
+MIN_GROUPS = 3  # fewer groups are refused: the bootstrap distribution would take only a few distinct values
+FEW_GROUPS = 10  # fewer groups draw a warning, as BBC-F warns below 5 folds
+
+
 def _units(groups, n: int, fold_ids, method: str) -> np.ndarray:
     "Row → bootstrap unit: its group's index 0..G−1 (`groups` given), else the row itself."
     if groups is None:
@@ -430,6 +654,10 @@ def _units(groups, n: int, fold_ids, method: str) -> np.ndarray:
     check_same_length(predictions=np.empty(n), groups=units)
     if units.max() < 1:
         raise ValueError("groups holds a single group; the cluster bootstrap needs at least 2")
+    if method == "pooled" and units.max() + 1 < MIN_GROUPS:  # BBC-F resamples folds; groups only must not straddle
+        raise ValueError(f"groups holds only {units.max() + 1} groups; the cluster bootstrap needs at least {MIN_GROUPS} "
+                         f"(with {units.max() + 1} the out-of-bag sets are a handful of groups and the interval rests on "
+                         f"a few distinct values; bbc warns below {FEW_GROUPS})")
     if method == "folds":
         if fold_ids is None:
             raise ValueError("BBC-F with groups needs folds")
@@ -438,6 +666,22 @@ def _units(groups, n: int, fold_ids, method: str) -> np.ndarray:
                              "sit in one fold (cross-validate with GroupKFold or StratifiedGroupKFold), or use "
                              "method='pooled'")
     return units
+
+
+def _check_group_classes(codes, units, classes):
+    "Every class in at least 2 groups: otherwise no cluster-bootstrap draw has it both in-bag and out-of-bag."
+    n_groups = int(units.max()) + 1
+    present = np.zeros((len(classes), n_groups), bool)
+    present[codes, units] = True
+    per_class = present.sum(axis=1)
+    if (per_class < 2).any():
+        k = int(np.argmax(per_class < 2))
+        pure = int((present.sum(axis=0) == 1).sum())
+        raise ValueError(f"groups: class {classes.tolist()[k]!r} occurs in only {per_class[k]} of the {n_groups} groups "
+                         f"({pure} group(s) hold a single class); a cluster bootstrap draw needs every class in-bag and "
+                         "out-of-bag, so every class must occur in at least 2 groups: too few groups of each class "
+                         "(use more, smaller groups, or resample rows if they are independent)")
+    return per_class
 
 # %% ../nbs/03_bbc.ipynb #271cc574
 def _column(predictions, c):
@@ -495,7 +739,10 @@ def _interval(distribution, sign, metric, confidence_level, alternative, quantil
 # %% ../nbs/03_bbc.ipynb #b523f109
 @dataclass(frozen=True, repr=False, eq=False)
 class BBCResult:
-    "What `bbc` returns: the winner's bias-corrected performance, its interval and the bootstrap distribution."
+    """What `bbc` returns: the winner's bias-corrected performance, its interval and the bootstrap distribution.
+
+    **The one "bias".** `apparent` is the winner's value under the selection rule used (`winner_rule`): its mean
+    over folds for "fold_mean", its value on all rows pooled for "pooled"; `bias = apparent − estimate`."""
     estimate: float  # mean of the out-of-bag values L_b: the bias-corrected performance of the winner
     ci_low: float  # lower end of the interval (the metric's minimum for alternative="less")
     ci_high: float  # upper end of the interval (the metric's maximum for alternative="greater")
@@ -503,7 +750,7 @@ class BBCResult:
     alternative: str  # "two-sided", "greater" (a lower bound on performance) or "less" (an upper bound)
     distribution: np.ndarray  # L_1..L_B in draw order
     winner: int  # c*, the CV winner: the configuration whose performance is estimated
-    apparent: float  # c*'s cross-validated performance (optimistically biased)
+    apparent: float  # c*'s value under `winner_rule` (fold mean, or pooled over all rows): optimistically biased
     bias: float  # apparent − estimate
     method: str  # "pooled" (BBC) or "folds" (BBC-F)
     metric: str  # the metric's name
@@ -512,6 +759,7 @@ class BBCResult:
     n_redraws: int  # unusable draws discarded and redrawn, over all bootstraps
     n_units: int = 0  # the bootstrap's units: rows, groups (cluster bootstrap) or folds (BBC-F)
     winner_name: str = ""  # the winner's configuration name (from a CVTResult), else its column index
+    winner_rule: str = ""  # the selection rule the winner and `apparent` come from: "fold_mean" or "pooled"
 
     def __repr__(self):
         level = f"{100 * self.confidence_level:g}%"
@@ -552,6 +800,8 @@ class BBCResult:
 # %% ../nbs/03_bbc.ipynb #8c87ff2e
 def _run_chunks(task, seeds, n_jobs, progress: bool = False):
     "Run `task` on chunks of the per-bootstrap seeds (in joblib threads) and stitch the outputs together."
+    from joblib import Parallel, delayed, effective_n_jobs  # imported here: `import ciauto.bbc` stays light for the CLI
+    from tqdm.auto import tqdm
     n_workers = effective_n_jobs(check_n_jobs(n_jobs))
     size = 16 if progress else _MAX_CHUNK
     chunks = np.array_split(seeds, max(min(len(seeds), n_workers), -(-len(seeds) // size)))
@@ -584,19 +834,63 @@ def _generic_chunk(seeds, metric, sign, predictions, y, codes, units, n_classes,
     return L, winners, redraws, defects
 
 # %% ../nbs/03_bbc.ipynb #a4b7857c
-_SQUARED_ERROR = (r2, neg_mean_squared_error, brier_score)
+def _squared(predictions, y):
+    return (predictions - np.asarray(y, np.float64)[:, None]) ** 2
 
 
-def _squared_error_chunk(seeds, metric, predictions, y, squared_errors, codes, units, n_classes, min_oob, max_redraws):
-    "Pooled BBC for r², MSE and the Brier score: the winners of a chunk from one matrix product."
+def _absolute(predictions, y):
+    return np.abs(predictions - np.asarray(y, np.float64)[:, None])
+
+
+def _log_losses(predictions, y):
+    "−log of the (clipped) probability each configuration gave the row's class: 0/1 y with N×C, codes with N×C×K."
+    eps = np.finfo(np.float64).eps
+    if predictions.ndim == 3:
+        q = np.take_along_axis(predictions, np.asarray(y, np.int64)[:, None, None], axis=2)[:, :, 0]
+    else:
+        q = np.where(np.asarray(y)[:, None] == 1, predictions, 1 - predictions)
+    return -np.log(np.clip(q, eps, 1 - eps))
+
+
+# metric function → the N×C per-row losses whose in-bag sums rank the configurations (smallest wins)
+_ROW_LOSSES = {r2: _squared, neg_mean_squared_error: _squared, neg_root_mean_squared_error: _squared,
+               brier_score: _squared, neg_brier_score: _squared, neg_mean_absolute_error: _absolute,
+               neg_log_loss: _log_losses}
+_SQUARED_ERROR = tuple(_ROW_LOSSES)  # the name earlier versions used for this route
+
+
+@njit(cache=True, nogil=True)
+def _linear_winners(counts, losses, defects):
+    "Per usable draw b: the c with the smallest Σ_i counts[b, i]·losses[c, i] (first index on ties)."
+    n_boot = counts.shape[0]
+    n_cfg, n = losses.shape
+    winners = np.zeros(n_boot, np.int64)
+    for b in range(n_boot):
+        if defects[b] != -1:
+            break
+        best = np.inf
+        best_c = 0
+        for c in range(n_cfg):
+            total = 0.0
+            for i in range(n):
+                total += counts[b, i] * losses[c, i]
+            if total < best:
+                best = total
+                best_c = c
+        winners[b] = best_c
+    return winners
+
+
+def _squared_error_chunk(seeds, metric, predictions, y, losses, codes, units, n_classes, min_oob, max_redraws):
+    "Pooled BBC for the row-loss metrics: the winners of a chunk from the in-bag loss sums, the winner's L by the metric."
     counts, redraws, defects = _draw_chunk(seeds, codes, units, n_classes, min_oob, max_redraws)
-    winners = np.argmin(counts @ squared_errors, axis=1)  # first index on ties
+    winners = _linear_winners(counts, losses, defects)
     L = np.full(len(seeds), np.nan)
     for b in range(len(seeds)):
         if defects[b] != -1:
             break
         oob = counts[b] == 0
-        L[b] = metric(y[oob], predictions[oob, winners[b]])
+        L[b] = metric(y[oob], _column(predictions, winners[b])[oob])
     return L, winners, redraws, defects
 
 # %% ../nbs/03_bbc.ipynb #99c5e2d6
@@ -608,33 +902,50 @@ def _task(method, metric, sign, perf, predictions, y, codes, classes, units, max
         order, sorted_codes = _presort_columns(predictions, codes)
         return partial(_pooled_auc_chunk, order=order, codes=sorted_codes, labels=codes, units=units,
                        max_redraws=max_redraws)
+    if metric.func in (pr_auc, average_precision):
+        order, sorted_codes = _presort_columns(predictions, codes)
+        return partial(_pooled_pr_chunk, order=order, codes=sorted_codes, labels=codes, units=units,
+                       max_redraws=max_redraws, trapezoid=metric.func is pr_auc)
     if metric.func is accuracy:
         correct = np.ascontiguousarray((_hard_labels(predictions) == y[:, None]).T, dtype=np.float64)
         return partial(_pooled_accuracy_chunk, correct=correct, codes=codes, units=units, n_classes=len(classes),
                        max_redraws=max_redraws)
+    if metric.func in (balanced_accuracy, f1):
+        labels = _hard_labels(predictions)
+        hits = labels == 1 if metric.func is f1 else labels == y[:, None]
+        perm = np.argsort(codes, kind="stable")
+        starts = np.searchsorted(codes[perm], np.arange(len(classes) + 1))
+        return partial(_pooled_hits_chunk, hits=np.ascontiguousarray(hits[perm].T, dtype=np.int8), perm=perm,
+                       starts=starts, codes=codes, units=units, max_redraws=max_redraws, f1=metric.func is f1)
     class_rule = codes is not None
     draw_rule = dict(codes=codes if class_rule else np.zeros(len(units), np.int64), units=units,
                      n_classes=len(classes) if class_rule else 0, min_oob=1 if class_rule else 2,
                      max_redraws=max_redraws)
-    if metric.func in _SQUARED_ERROR and predictions.ndim == 2:
-        squared_errors = (predictions - np.asarray(y, np.float64)[:, None]) ** 2
-        return partial(_squared_error_chunk, metric=metric, predictions=predictions, y=y,
-                       squared_errors=squared_errors, **draw_rule)
+    if metric.func in _ROW_LOSSES:
+        losses = np.ascontiguousarray(_ROW_LOSSES[metric.func](predictions, y).T)
+        return partial(_squared_error_chunk, metric=metric, predictions=predictions, y=y, losses=losses, **draw_rule)
     return partial(_generic_chunk, metric=metric, sign=sign, predictions=predictions, y=y, **draw_rule)
 
 
-def _check_draws(defects, method, classes, max_redraws):
+_FAST = (roc_auc, pr_auc, average_precision, accuracy, balanced_accuracy, f1, *_ROW_LOSSES)  # no metric call per draw
+
+
+def _check_draws(defects, method, classes, max_redraws, class_groups=None):
     failed = np.flatnonzero(defects != -1)
     if failed.size:
         defect = defects[failed[0]]
         why = ("no out-of-bag fold" if method == "folds"
                else "fewer than 2 out-of-bag rows" if defect == -2
                else f"class {classes.tolist()[defect]!r} missing in-bag or out-of-bag")
+        fix = "raise max_redraws or give that class more samples"
+        if class_groups is not None and defect >= 0:
+            fix = (f"class {classes.tolist()[defect]!r} occurs in only {class_groups[defect]} groups, too few for a "
+                   "draw to hold it both in-bag and out-of-bag: give it more groups (or raise max_redraws)")
         raise ValueError(f"bootstrap {failed[0]}: {max_redraws + 1} draws in a row were unusable (the last: {why}); "
-                         "raise max_redraws or give that class more samples")
+                         + fix)
 
 # %% ../nbs/03_bbc.ipynb #803e446d
-def _warn_design(n_bootstraps, confidence_level, alternative, n_cfg, method, n_folds):
+def _warn_design(n_bootstraps, confidence_level, alternative, n_cfg, method, n_folds, n_groups=None):
     alpha_tail = (1 - confidence_level) / (2 if alternative == "two-sided" else 1)
     if n_bootstraps * alpha_tail < 10:
         warnings.warn(f"only {n_bootstraps * alpha_tail:g} bootstrap values fall in a tail at "
@@ -646,6 +957,10 @@ def _warn_design(n_bootstraps, confidence_level, alternative, n_cfg, method, n_f
     if method == "folds" and n_folds < 5:
         warnings.warn(f"BBC-F with {n_folds} folds: the out-of-bag means take only a few distinct values "
                       "(use >= 5 folds, or method='pooled')", UserWarning, stacklevel=3)
+    if method == "pooled" and n_groups is not None and n_groups < FEW_GROUPS:
+        warnings.warn(f"the cluster bootstrap over {n_groups} groups: the out-of-bag sets are unions of a few groups "
+                      f"and the interval rests on few distinct values (use >= {FEW_GROUPS} groups)", UserWarning,
+                      stacklevel=3)
 
 
 def _fold_inputs(folds, n_rows, y_raw, groups, method, winner_rule, codes, classes, metric):
@@ -678,17 +993,27 @@ def bbc(predictions, # N×C out-of-fold predictions (N×C×K class scores for mu
         random_state=None, # None, an int >= 0, a numpy SeedSequence or Generator
         n_jobs=None, # joblib threads over chunks of bootstraps; the result does not depend on it
         quantile: str = "inverted_cdf", # Q(p): "inverted_cdf" (⌈pB⌉-th smallest) or "reference" ((⌊pB⌋+1)-th smallest)
-        winner_rule: str | None = None, # CV winner: "fold_mean" (default with folds) or "pooled" (best on all rows; default without folds)
+        winner_rule: str | None = None, # CV winner: "fold_mean" or "pooled" (best on all rows); default: the CVTResult's `winner_rule`, else "fold_mean" with folds, "pooled" without
         max_redraws: int = 1000, # unusable draws are redrawn at most this many times in a row
-        groups=None, # one group label per row (patient, site): resample groups, a cluster bootstrap
+        groups=None, # one group label per row (patient, site): resample groups, a cluster bootstrap (>= 3 groups; a warning below 10); default: the CVTResult's `groups`
         pos_label=None, # positive label of a binary y (default: the greater label, 1 or True)
         progress: bool = True, # show a tqdm bar on the generic metric path (the fast paths need no bar)
        ) -> BBCResult: # estimate, interval, bootstrap distribution and the CV winner
     """Bootstrap Bias Corrected performance of the CV winner: BBC (`method="pooled"`) or BBC-F (`"folds"`).
     Losses (`Metric.greater_is_better` False) are minimised and `alternative` speaks of performance: "greater"
     gives [metric.best, upper bound on the loss]. Unusable draws (a class missing in-bag or out-of-bag; fewer than
-    2 out-of-bag rows for other metrics; no out-of-bag fold in BBC-F) are redrawn."""
+    2 out-of-bag rows for other metrics; no out-of-bag fold in BBC-F) are redrawn. A CVTResult brings its metric
+    (a registry name or a custom `Metric`, used as it is), its `groups` (a cluster bootstrap) and its `winner_rule`
+    (the selection the tool made); arguments given here override them, and bbc warns when the winner it corrects
+    is not the CVTResult's `winner`."""
     names = _configuration_names(predictions)
+    source = predictions if hasattr(predictions, "predictions") and hasattr(predictions, "y") else None
+    if source is not None:  # the selection the user made and the groups they cross-validated with, unless overridden
+        groups = getattr(source, "groups", None) if groups is None else groups
+        recorded = getattr(source, "winner_rule", None)
+        if winner_rule is None and recorded is not None and (recorded == "pooled" or getattr(source, "folds", None)
+                                                             is not None):
+            winner_rule = recorded
     shape = np.shape(getattr(predictions, "predictions", predictions))
     n_columns = shape[1] if len(shape) > 1 else 0  # before dropped columns are set aside
     predictions, y_raw, folds, metric, pos_label, kept = _unpack(predictions, y, folds, metric, pos_label)
@@ -696,10 +1021,12 @@ def bbc(predictions, # N×C out-of-fold predictions (N×C×K class scores for mu
     check_choice(alternative, "alternative", _ALTERNATIVES)
     check_choice(quantile, "quantile", _QUANTILES)
     n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=1)
+    # per bootstrap: its seed, L, the winner, redraw and defect counts, the distribution and its sorted copy
+    check_memory(72.0 * n_bootstraps, f"n_bootstraps={n_bootstraps}")
     max_redraws = check_int(max_redraws, "max_redraws", minimum=0)
     confidence_level = check_probability(confidence_level, "confidence_level")
     progress = check_bool(progress, "progress")
-    predictions = _check_predictions(predictions, metric)
+    predictions = _check_predictions(predictions, metric, names, kept)
     y, codes, classes = _check_targets(y_raw, metric, predictions, pos_label)
     n_rows, n_cfg = predictions.shape[:2]
     check_same_length(predictions=predictions, y=y)
@@ -712,19 +1039,22 @@ def bbc(predictions, # N×C out-of-fold predictions (N×C×K class scores for mu
         if (sizes < 2).any():
             raise ValueError(f"class {classes.tolist()[np.argmax(sizes < 2)]!r} has {sizes.min()} sample(s) in y; "
                              "a bootstrap needs it both in-bag and out-of-bag, so every class needs >= 2 samples")
+    class_groups = None
+    if groups is not None and method == "pooled" and codes is not None:
+        class_groups = _check_group_classes(codes, units, classes)
     _warn_design(n_bootstraps, confidence_level, alternative, n_cfg, method,
-                 0 if fold_labels is None else len(fold_labels))
+                 0 if fold_labels is None else len(fold_labels), None if groups is None else int(units.max()) + 1)
 
     fold_wise = method == "folds" or winner_rule == "fold_mean"
     perf = _cv_values(metric, predictions, y, fold_ids, fold_labels, "fold_mean") if fold_wise else None
     cv_values = perf if winner_rule == "fold_mean" else _cv_values(metric, predictions, y, None, None, "pooled")
-    winner = cv_winner(cv_values, metric)
+    winner = cv_winner(cv_values, metric, rule=winner_rule)  # the one CV winner of the checks layer
     apparent = float(cv_values[:, winner].mean())
     task = _task(method, metric, sign, perf, predictions, y, codes, classes, units, max_redraws)
-    generic = method == "pooled" and metric.func not in (roc_auc, accuracy, *_SQUARED_ERROR)
+    generic = method == "pooled" and metric.func not in _FAST
     L, winners, redraws, defects = _run_chunks(task, spawn_seeds(random_state, n_bootstraps), n_jobs,
                                                progress and generic)
-    _check_draws(defects, method, classes, max_redraws)
+    _check_draws(defects, method, classes, max_redraws, class_groups)
     distribution = (sign * L if method == "folds" else L).astype(np.float64)
     distribution.setflags(write=False)
     low, high = _interval(distribution, sign, metric, confidence_level, alternative, quantile)
@@ -733,9 +1063,23 @@ def bbc(predictions, # N×C out-of-fold predictions (N×C×K class scores for mu
     counts = np.zeros(n_columns, np.int64)
     np.add.at(counts, columns[winners], 1)
     winner = int(columns[winner])
+    _warn_other_winner(source, winner, names, winner_rule)
     return BBCResult(estimate=estimate, ci_low=low, ci_high=high, confidence_level=confidence_level,
                      alternative=alternative, distribution=distribution, winner=winner, apparent=apparent,
                      bias=apparent - estimate, method=method, metric=metric.name, n_bootstraps=n_bootstraps,
                      bootstrap_winners=counts, n_redraws=int(redraws.sum()),
                      n_units=len(fold_labels) if method == "folds" else int(units.max()) + 1,
-                     winner_name=names[winner] if names and winner < len(names) else str(winner))
+                     winner_name=names[winner] if names and winner < len(names) else str(winner),
+                     winner_rule=winner_rule)
+
+
+def _warn_other_winner(source, winner, names, winner_rule):
+    "Warn when the configuration bbc corrects is not the one the CVTResult says the tool chose."
+    chosen = getattr(source, "winner", None)
+    if chosen is None or isinstance(chosen, (bool, np.bool_)) or not isinstance(chosen, (int, np.integer)):
+        return
+    if int(chosen) != winner:
+        warnings.warn(f"bbc corrects configuration {_name(names, winner)}, the best by winner_rule={winner_rule!r}, "
+                      f"but the CVTResult's winner is {_name(names, int(chosen))}: the estimate is not about the "
+                      "configuration the tool chose (pass the winner_rule that reproduces the tool's choice)",
+                      UserWarning, stacklevel=3)

@@ -23,8 +23,9 @@ from ._checks import (as_array, as_binary_labels, as_float_array, as_weights, ch
 __all__ = ['METRIC_KINDS', 'METRICS', 'auc_sorted', 'auc_sorted_unweighted', 'auc_merge_sorted', 'pr_points_sorted',
            'pr_points_merge', 'pr_auc_from_points', 'average_precision_from_points', 'pr_auc_sorted',
            'average_precision_sorted', 'roc_auc', 'pr_auc', 'average_precision', 'average_ranking_loss', 'roc_auc_ovo',
-           'predicted_labels', 'accuracy', 'balanced_accuracy', 'neg_mean_squared_error', 'r2', 'brier_score',
-           'c_index', 'Metric', 'get_metric', 'fold_score_matrix']
+           'predicted_labels', 'accuracy', 'balanced_accuracy', 'neg_mean_squared_error', 'r2', 'brier_score', 'f1',
+           'neg_log_loss', 'neg_mean_absolute_error', 'neg_root_mean_squared_error', 'neg_brier_score', 'c_index',
+           'Metric', 'get_metric', 'fold_score_matrix']
 
 # %% ../nbs/00_metrics.ipynb #3df47b12
 def _scaled_weights(sample_weight, n, name="sample_weight"):
@@ -46,7 +47,15 @@ def _class_scaled_weights(y, w, name="sample_weight"):
 
 # %% ../nbs/00_metrics.ipynb #ad165623
 @njit(cache=True, nogil=True)
+def _check_kernel_rows(scores, labels, weights):
+    "The public kernels' own guard (they are called from numba code too): one label and weight per score."
+    if labels.shape[0] != scores.shape[0] or (weights is not None and weights.shape[0] != scores.shape[0]):
+        raise ValueError("scores, labels and weights must have the same length (one per row)")
+
+
+@njit(cache=True, nogil=True)
 def _auc_sweep(scores, labels, weights):
+    _check_kernel_rows(scores, labels, weights)
     n = scores.shape[0]
     neg_below = 0.0  # negative weight strictly below the current tie block
     credit = 0.0
@@ -60,8 +69,10 @@ def _auc_sweep(scores, labels, weights):
             w = 1.0 if weights is None else weights[j]
             if labels[j] == 1:
                 block_pos += w
-            else:
+            elif labels[j] == 0:
                 block_neg += w
+            else:  # labels {1, 2} would otherwise be read as 0/1
+                raise ValueError("labels must be 0/1 (1 = positive); map other labels with pos_label first")
             j += 1
             if j == n or scores[j] != scores[i]:
                 break
@@ -97,6 +108,8 @@ def auc_merge_sorted(pos_scores,  # the positives' scores, sorted ascending
                     ) -> float:  # AUC with ties counted ½
     "AUC from the positives' and the negatives' scores, each sorted ascending: one merge pass, ties ½."
     n_neg = neg_scores.shape[0]
+    if n_neg == 0 or pos_scores.shape[0] == 0:
+        raise ValueError("pos_scores and neg_scores must both be non-empty: the AUC needs both classes")
     below = 0  # negatives strictly below the current positive
     tied_end = 0  # negatives <= the current positive
     credit = 0.0
@@ -118,6 +131,7 @@ def pr_points_sorted(scores,   # scores sorted *descending*
                      weights,  # non-negative weights in the same order
                     ) -> tuple:  # (tp, fp): cumulative positive and negative weight with s >= t_j, one per distinct score
     "Cumulative (TP, FP) weight at each distinct threshold, walking rows sorted by *descending* score."
+    _check_kernel_rows(scores, labels, weights)
     n = scores.shape[0]
     tp = np.empty(n)
     fp = np.empty(n)
@@ -130,8 +144,10 @@ def pr_points_sorted(scores,   # scores sorted *descending*
         while True:  # row i opens the block, so the loop ends even on a NaN
             if labels[j] == 1:
                 acc_tp += weights[j]
-            else:
+            elif labels[j] == 0:
                 acc_fp += weights[j]
+            else:
+                raise ValueError("labels must be 0/1 (1 = positive); map other labels with pos_label first")
             j += 1
             if j == n or scores[j] != scores[i]:
                 break
@@ -171,21 +187,22 @@ def pr_points_merge(pos_scores,  # the positives' scores, sorted ascending
 # %% ../nbs/00_metrics.ipynb #941f170e
 @njit(cache=True, nogil=True)
 def _pr_area(tp, fp, trapezoid):
+    if tp.shape[0] != fp.shape[0] or tp.shape[0] == 0:
+        raise ValueError("tp and fp must be non-empty and of the same length (one point per threshold)")
     total_pos = tp[-1]
     if total_pos == 0.0:
         return np.nan
-    area = 0.0
-    prev_recall = 0.0
+    area = 0.0  # Σ ΔTP_j · height_j; divided by the total positive weight once at the end (ΔR_j = ΔTP_j / TP)
+    prev_tp = 0.0
     prev_precision = 1.0
     for j in range(tp.shape[0]):
-        recall = tp[j] / total_pos
         denom = tp[j] + fp[j]
         precision = tp[j] / denom if denom > 0 else prev_precision
         height = 0.5 * (precision + prev_precision) if trapezoid else precision
-        area += (recall - prev_recall) * height
-        prev_recall = recall
+        area += (tp[j] - prev_tp) * height
+        prev_tp = tp[j]
         prev_precision = precision
-    return area
+    return area / total_pos
 
 
 @njit(cache=True, nogil=True)
@@ -269,8 +286,9 @@ def _pr_points(y, s, w):
 
 
 def _pr_metric(y_true, y_score, sample_weight, trapezoid, what):
+    # weights are used as given (`as_weights` rescales only beyond 1e±100): integer multiplicities give integer TP and
+    # FP sums, which BBC's presorted PR kernel reproduces to the last bit
     y, s, w = _prepare_binary(y_true, y_score, sample_weight)
-    w = None if w is None else w / w.max()
     if not (y == 1).any() or (w is not None and not w[y == 1].max() > 0):
         raise ValueError(f"y_true has no positive (label 1) with positive weight; {what} is undefined")
     return float(_pr_area(*_pr_points(y, s, w), trapezoid))
@@ -510,6 +528,102 @@ def brier_score(y_true,               # 0/1 labels (1 = positive) or booleans
     w = _scaled_weights(sample_weight, len(y))
     return float(np.sum(w * (p - y) ** 2) / np.sum(w))
 
+# %% ../nbs/00_metrics.ipynb #2bcf81eb
+def _binary_predictions(y_pred, what):
+    "0/1 predicted labels from 0/1 (or boolean) labels, or from probabilities of class 1 cut at ½."
+    p = as_float_array(y_pred, "y_pred")
+    labels = (p == 0) | (p == 1)
+    if labels.all():
+        return p.astype(np.int8)
+    if p.min() < 0 or p.max() > 1:
+        raise ValueError(f"y_pred must hold 0/1 labels (1 = positive) or probabilities of class 1 in [0, 1] for {what}, "
+                         f"got values in [{p.min():.4g}, {p.max():.4g}]; map other labels to 0/1 first (the positive "
+                         "class to 1)")
+    return (p >= 0.5).astype(np.int8)
+
+
+def f1(y_true,               # 0/1 labels (1 = positive) or booleans
+       y_pred,               # 0/1 predicted labels or probabilities of class 1 (cut at ½)
+       *,
+       sample_weight=None,   # non-negative weights, or None
+      ) -> float:            # 2TP/(2TP + FP + FN), in [0, 1]
+    "F1 score of the positive class (label 1), weighted; equals `sklearn.metrics.f1_score` (0 without any positive)."
+    y = as_binary_labels(y_true, "y_true", require_both=False)
+    p = _binary_predictions(y_pred, "f1")
+    check_same_length(y_true=y, y_pred=p)
+    w = _scaled_weights(sample_weight, len(y))
+    tp = float(np.sum(w, where=(y == 1) & (p == 1)))
+    fp = float(np.sum(w, where=(y == 0) & (p == 1)))
+    fn = float(np.sum(w, where=(y == 1) & (p == 0)))
+    denominator = 2 * tp + fp + fn
+    return 2 * tp / denominator if denominator > 0 else 0.0
+
+
+def _class_probabilities(y_true, y_pred):
+    "The probability each row's model gave its true class: 1-D P(class 1) with 0/1 labels, or N×K with indices 0..K−1."
+    p = as_float_array(y_pred, "y_pred", ndim=(1, 2))
+    if p.min() < 0 or p.max() > 1:
+        raise ValueError("y_pred must hold probabilities in [0, 1] for the log loss (predict_proba), got values in "
+                         f"[{p.min():.4g}, {p.max():.4g}]; decision-function scores are not probabilities")
+    if p.ndim == 1:
+        y = as_binary_labels(y_true, "y_true", require_both=False)
+        check_same_length(y_true=y, y_pred=p)
+        return np.where(y == 1, p, 1 - p)
+    if p.shape[1] < 2:
+        raise ValueError(f"y_pred has {p.shape[1]} column; N×K class probabilities need K >= 2 (or pass P(class 1) 1-D)")
+    y = class_codes(y_true, p.shape[1], "y_true", "y_pred")
+    check_same_length(y_true=y, y_pred=p)
+    if not np.allclose(p.sum(axis=1), 1, rtol=0, atol=1e-6):
+        raise ValueError("y_pred's rows must be class probabilities that sum to 1 for the log loss")
+    return p[np.arange(len(y)), y]
+
+
+def neg_log_loss(y_true,               # 0/1 labels with 1-D y_pred, or class indices 0..K−1 with N×K y_pred
+                 y_pred,               # P(class 1), or N×K class probabilities (rows sum to 1)
+                 *,
+                 sample_weight=None,   # non-negative weights, or None
+                ) -> float:            # minus the weighted mean of −log p(true class), ≤ 0
+    "Minus the (weighted) mean log loss, so that higher is better; equals `-sklearn.metrics.log_loss`."
+    q = _class_probabilities(y_true, y_pred)
+    w = _scaled_weights(sample_weight, len(q))
+    eps = np.finfo(np.float64).eps
+    return -float(np.sum(w * -np.log(np.clip(q, eps, 1 - eps))) / np.sum(w))
+
+
+def neg_mean_absolute_error(y_true,               # real targets
+                            y_pred,               # real predictions
+                            *,
+                            sample_weight=None,   # non-negative weights, or None
+                           ) -> float:            # minus the weighted mean absolute error, ≤ 0
+    "Minus the (weighted) mean absolute error, so that higher is better."
+    t, p, w, size = _regression_inputs(y_true, y_pred, sample_weight)
+    value = -size * float(np.sum(w * np.abs(t - p)) / np.sum(w))
+    if not np.isfinite(value):
+        raise ValueError(f"the mean absolute error is beyond the float range (values up to {size:.3g} in y_true or y_pred)")
+    return value
+
+
+def neg_root_mean_squared_error(y_true,               # real targets
+                                y_pred,               # real predictions
+                                *,
+                                sample_weight=None,   # non-negative weights, or None
+                               ) -> float:            # minus the root of the weighted mean squared error, ≤ 0
+    "Minus the root (weighted) mean squared error, so that higher is better."
+    t, p, w, size = _regression_inputs(y_true, y_pred, sample_weight)
+    value = -size * float(np.sqrt(np.sum(w * (t - p) ** 2) / np.sum(w)))
+    if not np.isfinite(value):
+        raise ValueError(f"the root mean squared error is beyond the float range (values up to {size:.3g})")
+    return value
+
+
+def neg_brier_score(y_true,               # 0/1 labels (1 = positive) or booleans
+                    y_pred,               # probabilities of class 1, in [0, 1]
+                    *,
+                    sample_weight=None,   # non-negative weights, or None
+                   ) -> float:            # minus the Brier score, in [−1, 0]
+    "Minus the Brier score (scikit-learn's `neg_brier_score`), so that higher is better."
+    return -brier_score(y_true, y_pred, sample_weight=sample_weight)
+
 # %% ../nbs/00_metrics.ipynb #145ea8d6
 @njit(cache=True, nogil=True)
 def _fenwick_prefix(tree, index):
@@ -653,24 +767,59 @@ METRICS = {m.name: m for m in [
     Metric("accuracy", accuracy, True, 0.0, 1.0, "labels"),
     Metric("balanced_accuracy", balanced_accuracy, True, 0.0, 1.0, "labels"),
     Metric("brier_score", brier_score, False, 0.0, 1.0, "binary"),
+    Metric("neg_brier_score", neg_brier_score, True, -1.0, 0.0, "binary"),
+    Metric("f1", f1, True, 0.0, 1.0, "binary"),
+    Metric("neg_log_loss", neg_log_loss, True, -np.inf, 0.0, "labels"),
     Metric("r2", r2, True, -np.inf, 1.0, "regression"),
     Metric("neg_mean_squared_error", neg_mean_squared_error, True, -np.inf, 0.0, "regression"),
+    Metric("neg_root_mean_squared_error", neg_root_mean_squared_error, True, -np.inf, 0.0, "regression"),
+    Metric("neg_mean_absolute_error", neg_mean_absolute_error, True, -np.inf, 0.0, "regression"),
     Metric("c_index", c_index, True, 0.0, 1.0, "survival"),
 ]}
+
+_LOSS_SUFFIXES = ("_error", "_loss", "_deviance")
+
+
+def _unknown_name(name):
+    "The message for a name the registry does not hold: scikit-learn's other scorers get a way to wrap them."
+    known = f"ciauto's metrics are {sorted(METRICS)}"
+    try:  # only on this error path: importing scikit-learn costs about a second
+        from sklearn.metrics import get_scorer, get_scorer_names
+        function = getattr(getattr(get_scorer(name), "_score_func", None), "__name__", None) \
+            if name in set(get_scorer_names()) else None
+    except (ImportError, ValueError):
+        function = None
+    if function is not None:
+        if name.startswith("neg_"):  # the loss itself, minimised
+            how = f"Metric({name[4:]!r}, f, greater_is_better=False, lower=0.0, kind=...)"
+        else:
+            how = f"Metric({name!r}, f, kind=...)"
+        return (f"scikit-learn's scorer {name!r} is not in ciauto's registry ({known}); wrap its function as {how} "
+                f"with f(y_true, y_pred, sample_weight=None) calling sklearn.metrics.{function}")
+    return f"unknown metric {name!r}; {known}, or pass a Metric or a callable f(y_true, y_pred, sample_weight=None)"
 
 
 def get_metric(metric,  # a registry name, a `Metric`, or a callable f(y_true, y_pred, sample_weight=None)
               ) -> Metric:  # the registry's `Metric`, or the callable wrapped as higher-is-better
-    """The `Metric` for a registry name, a `Metric` itself, or a callable f(y_true, y_pred, sample_weight=None)
-    where higher is better (wrap a loss in `Metric(..., greater_is_better=False)`)."""
+    """The `Metric` for a registry name (scikit-learn's scorer names where it has them; `neg_` names are losses
+    scored so that higher is better), a `Metric` itself, or a callable f(y_true, y_pred, sample_weight=None) where
+    higher is better (wrap a loss in `Metric(..., greater_is_better=False)`)."""
     if isinstance(metric, Metric):
         return metric
     if isinstance(metric, str):
         if metric not in METRICS:
-            raise ValueError(f"unknown metric {metric!r}; expected one of {sorted(METRICS)} or a callable")
+            raise ValueError(_unknown_name(metric))
         return METRICS[metric]
     if callable(metric):
-        return Metric(getattr(metric, "__name__", "custom"), metric)
+        name = getattr(metric, "__name__", None)
+        if name is None and hasattr(metric, "_score_func"):  # a scikit-learn scorer: f(estimator, X, y)
+            raise TypeError(f"metric is a scikit-learn scorer ({metric!r}), called with (estimator, X, y); pass its "
+                            "name (e.g. metric='neg_log_loss') or a function f(y_true, y_pred, sample_weight=None)")
+        if isinstance(name, str) and name.endswith(_LOSS_SUFFIXES):
+            raise ValueError(f"metric {name!r} looks like a loss (lower is better), but a plain callable is maximised; "
+                             f"wrap it as Metric({name!r}, {name}, greater_is_better=False, lower=0.0), or use the "
+                             "registry's neg_ name (e.g. 'neg_mean_absolute_error')")
+        return Metric(name or "custom", metric)
     raise TypeError(f"metric must be a name, a Metric or a callable, got {type(metric).__name__}")
 
 # %% ../nbs/00_metrics.ipynb #495f1b8f
@@ -704,7 +853,10 @@ def _fold_auc_matrix(scores, labels, folds, n_folds):
 
 # %% ../nbs/00_metrics.ipynb #1672898f
 def _fold_inputs(metric, predictions, y, fold_ids, n_folds):
-    p = np.asarray(predictions, dtype=np.float64)
+    raw = as_array(predictions, "predictions")
+    if raw.dtype == object or not (np.issubdtype(raw.dtype, np.number) or raw.dtype == bool) or raw.dtype.kind == "c":
+        raise TypeError(f"predictions must be real numbers (NaN = not predicted), got dtype {raw.dtype}")
+    p = raw.astype(np.float64)
     if p.ndim not in (2, 3) or p.shape[0] == 0 or p.shape[1] == 0:
         raise ValueError(f"predictions must be N×C (or N×C×K class scores), got shape {p.shape}")
     n_folds = check_int(n_folds, "n_folds", minimum=1)
@@ -714,6 +866,7 @@ def _fold_inputs(metric, predictions, y, fold_ids, n_folds):
                          f"got shape {ids.shape} and dtype {ids.dtype}")
     if ids.min() < 0 or ids.max() >= n_folds:
         raise ValueError(f"fold_ids must lie in 0..{n_folds - 1} (n_folds={n_folds}), got {ids.min()}..{ids.max()}")
+    check_same_length(predictions=p, y=as_array(y, "y"))
     if metric.kind == "binary":
         y = as_binary_labels(y, "y", require_both=False)
         positives = np.bincount(ids, weights=y, minlength=n_folds)
