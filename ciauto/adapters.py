@@ -596,8 +596,8 @@ def capture_predictions(search,  # an unfitted GridSearchCV or RandomizedSearchC
         return search  # already prepared
     if search.n_jobs not in (None, 1):
         raise ValueError(f"search has n_jobs={search.n_jobs!r}: its worker processes would keep the captured "
-                         "predictions; set search.n_jobs=1 (or fit under joblib.parallel_config(backend='threading')), "
-                         "or skip capture_predictions and let from_search cross-validate with n_jobs")
+                         "predictions; set n_jobs=1 (threads share them: fit under joblib.parallel_config(backend='threading', "
+                         "n_jobs=...)), or skip capture_predictions and let from_search cross-validate with n_jobs")
     if hasattr(search, "cv_results_"):
         raise ValueError("search is already fitted; capture_predictions prepares a search before search.fit")
     scorer, _ = search._get_scorers()
@@ -649,7 +649,7 @@ def _from_matrix(predictions, y, folds, table, metric, pos_label, X=None, groups
 # %% ../nbs/10_adapters.ipynb #eb4ad2b1
 def _check_study(study):
     "TypeError unless `study` is an Optuna study; ValueError when it has several objectives."
-    if not (hasattr(study, "trials") and hasattr(study, "directions") and hasattr(study, "best_trial")):
+    if not (hasattr(study, "trials") and hasattr(study, "directions") and hasattr(type(study), "best_trial")):
         raise TypeError(f"study must be an optuna.Study (the object optuna.create_study returns), got "
                         f"{type(study).__name__}")
     if len(study.directions) != 1:
@@ -786,15 +786,23 @@ def _group_from(frame, groups):
     return as_array(groups, "groups"), []
 
 
-def _finite_block(frame, columns, row_ids, what="configuration column") -> np.ndarray:
-    "The columns as floats; a non-number, NaN or inf is refused, naming the column and the row."
+def _plain(value):
+    "A numpy scalar as the Python value it holds (for messages)."
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _finite_block(frame, columns, row_ids, what="configuration column", owners=None) -> np.ndarray:
+    """The columns as floats; a non-number, NaN or inf is refused, naming the column and the row (and, in the long
+    layout, the row's configuration `owners[i]`)."""
     out = np.empty((len(frame), len(columns)))
     for j, col in enumerate(columns):
         values = pd.to_numeric(frame[col], errors="coerce").to_numpy(np.float64)
         bad = ~np.isfinite(values)
         if bad.any():
             i = int(np.argmax(bad))
-            raise ValueError(f"{what} {col!r} has {frame[col].iloc[i]!r} at row {row_ids[i]!r} ({int(bad.sum())} "
+            owner = "" if owners is None else f" of configuration {_plain(owners[i])!r}"
+            raise ValueError(f"{what} {col!r} has {_plain(frame[col].iloc[i])!r} at row {_plain(row_ids[i])!r}{owner} "
+                             f"({int(bad.sum())} "
                              "such row(s)); every prediction must be a finite number (a configuration that failed "
                              "on some rows has no complete out-of-fold predictions: leave it out)")
         out[:, j] = values
@@ -878,7 +886,8 @@ def _long(frame, y, fold, row, configuration, prediction, repeat, groups):
     _check_names(list(pd.unique(frame[configuration])), "configuration")
     if frame[row].isna().any():
         raise ValueError(f"row: column {row!r} has a missing row id")
-    values = _finite_block(frame, value_cols, frame[row].to_numpy(), "prediction column")
+    values = _finite_block(frame, value_cols, frame[row].to_numpy(), "prediction column",
+                           frame[configuration].to_numpy())
     frame = frame.assign(**{configuration: frame[configuration].astype(str)})
     names = list(pd.unique(frame[configuration]))
     # every row's target (and fold, and group) must be the same in all its configurations' rows
@@ -891,7 +900,7 @@ def _long(frame, y, fold, row, configuration, prediction, repeat, groups):
             bad = varying.index[np.argmax(varying.to_numpy())]
             cols = frame.loc[frame[row] == bad, per_row_cols]
             col = next(c for c in per_row_cols if cols[c].nunique(dropna=False) > 1)
-            raise ValueError(f"row {bad!r} has {col!r} = {sorted(map(repr, pd.unique(cols[col])))} in different "
+            raise ValueError(f"row {_plain(bad)!r} has {col!r} = {sorted(map(_plain, pd.unique(cols[col])))} in different "
                              f"configurations' rows; a row's {col!r} must be the same for every configuration")
     row_ids = np.sort(pd.unique(frame[row]))
     per_row = frame.drop_duplicates(row).set_index(row).loc[row_ids]
