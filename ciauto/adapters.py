@@ -59,7 +59,13 @@ def infer_metric(metric,  # a registry name, a Metric, a callable, or None to in
         return get_metric("c_index")
     if predictions_ndim == 3:
         return get_metric("roc_auc_ovo")
+    missing = pd.isna(y)
+    if missing.any():
+        raise ValueError(f"y has a missing value at row {int(np.argmax(missing))}")
     labels = pd.unique(y)
+    if len(labels) < 2:
+        raise ValueError(f"y holds a single value ({_plain(labels[0]) if len(labels) else 'no rows'!r}); a target "
+                         "needs two classes or varying numbers")
     if len(labels) == 2:
         return get_metric("roc_auc")
     if _looks_like_classes(y):
@@ -613,6 +619,8 @@ def record_predictions(trial,  # the optuna.Trial the objective received
                        predictions,  # the trial's out-of-fold predictions: length N, or N×K class scores
                       ) -> np.ndarray:  # the predictions as a float array (so the objective can score them)
     "Store a trial's out-of-fold predictions on the trial (user attribute 'ciauto_oof') for `from_optuna`."
+    if not hasattr(trial, "set_user_attr"):
+        raise TypeError(f"trial must be the optuna.Trial the objective received, got {type(trial).__name__}")
     values = as_float_array(predictions, "predictions", ndim=(1, 2))
     trial.set_user_attr(ATTRIBUTE, values.tolist())
     return values
@@ -632,7 +640,12 @@ def _trial_row(trial) -> tuple[dict, np.ndarray | None]:
 def _from_matrix(predictions, y, folds, table, metric, pos_label, X=None, groups=None, winner_rule="fold_mean",
                  chosen=None, chosen_by="the tool"):
     "The shared tail of from_optuna and from_oof: metric, target, fold ids, result."
+    if len(y) != predictions.shape[0]:
+        raise ValueError(f"y has {len(y)} rows but the predictions have {predictions.shape[0]}")
     metric = infer_metric(metric, y, predictions.ndim)
+    if metric.kind == "multiclass" and predictions.ndim != 3:
+        raise ValueError(f"metric {metric.name!r} needs class scores: one column per class and configuration, "
+                         f"'<configuration>{SEP}<label>'")
     target, classes = encode_target(y, metric, pos_label)
     if len(target) != predictions.shape[0]:
         raise ValueError(f"y has {len(target)} rows but the predictions have {predictions.shape[0]}")
@@ -827,8 +840,9 @@ def _check_names(names, what):
     "Refuse names that are equal as text (1 and '1'): one of them would be lost."
     seen = {}
     for name in names:
-        first = seen.setdefault(str(name), name)
-        if first is not name:
+        first = seen.get(str(name), seen)
+        seen[str(name)] = name
+        if first is not seen:
             raise ValueError(f"{what}: {first!r} and {name!r} are the same name as text; rename one"
                              if repr(first) != repr(name) else f"{what}: {name!r} appears twice; rename one")
 
@@ -842,7 +856,7 @@ def _wide(frame, y, fold, configurations, groups):
     reserved = {**{c: "the target" for c in y_cols}, **{c: "the fold ids" for c in fold_cols},
                 **{c: "the groups" for c in group_cols}, **{c: "written by to_oof" for c in META}}
     if configurations is not None:
-        columns = list(configurations)
+        columns = [configurations] if isinstance(configurations, str) else list(configurations)
         clash = [c for c in columns if c in reserved]
         if clash:
             raise ValueError(f"configurations: {clash[0]!r} is {reserved[clash[0]]}, not a configuration's "
@@ -879,6 +893,8 @@ def _long(frame, y, fold, row, configuration, prediction, repeat, groups):
     if not value_cols:
         raise ValueError(f"prediction: the long table has no column {prediction!r} (nor {prediction}{SEP}<class> "
                          "columns of class scores)")
+    if repeat is not None and repeat not in frame.columns:
+        raise ValueError(f"repeat: the long table has no column {repeat!r} (columns: {list(frame.columns)[:10]})")
     keys = [row, configuration] + ([repeat] if repeat is not None else [])
     if frame.duplicated(keys).any():
         raise ValueError(f"the long table has several rows for one ({', '.join(keys)}); with repeated "
@@ -988,6 +1004,8 @@ def to_oof(result,  # a CVTResult
     rule (and the groups, if any) in the columns `ciauto_metric`, `ciauto_winner_rule` (and `ciauto_group`), so that
     `from_oof` gives back the same result and `bbc` the same estimate."""
     check_choice(layout, "layout", ("wide", "long"))
+    if not all(hasattr(result, a) for a in ("predictions", "y", "configurations", "classes")):
+        raise TypeError(f"result must be a CVTResult, got {type(result).__name__}")
     ok = result.configurations[result.configurations["status"] == "ok"].sort_values("column")
     names = ok["name"].astype(str).tolist()
     n, P = len(result.y), result.predictions
@@ -1038,7 +1056,11 @@ def wide_table(per_configuration: dict,  # {configuration name: Series or DataFr
     y = as_array(y, "y")
     labels = np.unique(y)
     columns = {}
+    if fold is not None and len(fold) != len(y):
+        raise ValueError(f"fold has {len(fold)} values but y has {len(y)}")
     for name, values in per_configuration.items():
+        if len(values) != len(y):
+            raise ValueError(f"configuration {name!r} has {len(values)} predictions but y has {len(y)} rows")
         if not isinstance(values, pd.DataFrame):
             columns[str(name)] = np.asarray(values)
             continue
