@@ -375,6 +375,7 @@ def _captured_matrix(search, candidates, unfitted, X, y_values, classes):
     """(N×C predictions, fold ids, errors) from what a capturing search kept while it fitted, or None (with a
     warning saying why) when it did not keep all of it."""
     scorer, splitter = search.scoring, search.cv
+    scorer.collect()  # what worker processes of a parallel search sent back
     why = None
     if not getattr(splitter, "_ciauto_capture", False) or splitter.tests is None:
         why = "its splitter was replaced or never split"
@@ -400,8 +401,8 @@ def _captured_matrix(search, candidates, unfitted, X, y_values, classes):
                     errors[c] = errors[c] or f"fold {f}: no captured predictions"
         lost = sum(1 for e in errors if e and e.endswith("no captured predictions"))
         if lost:
-            why = ("nothing was captured (the worker processes of a parallel search keep what they capture: fit "
-                   "with n_jobs=1 or a threading backend)" if not scorer.records else
+            why = ("nothing was captured (were the search's workers on other machines? they cannot send their "
+                   "predictions back)" if not scorer.records else
                    f"{lost} candidate(s) lack captured predictions on some fold")
     if why is not None:
         warnings.warn(f"from_search: the search was prepared by capture_predictions but {why}; cross-validating "
@@ -564,22 +565,53 @@ def _raw_scores(model, X) -> tuple:
 
 class _CapturingScorer:
     """The search's own scorer, keeping each candidate's predictions on each split's test rows before it scores
-    them. It returns exactly what the search's scorer returns, so the search selects as it would."""
+    them. It returns exactly what the search's scorer returns, so the search selects as it would. In the process
+    that prepared it (and its threads) the predictions are kept in memory; a worker process of a parallel search
+    writes them to a private temporary directory, which `collect` reads back (same machine only)."""
     _ciauto_capture = True
 
     def __init__(self, scoring, scorer, splitter: _RecordingSplitter):
+        import tempfile
         self.scoring, self.scorer, self.splitter = scoring, scorer, splitter
         self.records, self.errors, self.pid = {}, {}, os.getpid()
+        self.directory = tempfile.mkdtemp(prefix="ciauto_capture_")
 
     def __call__(self, estimator, X, y, **kwargs):
         split = self.splitter.fingerprints.get(_fingerprint(X))  # None: training rows (return_train_score), refit
         if split is not None:
             key = (_signature(estimator), split)
             try:
-                self.records[key] = _raw_scores(estimator, X)
+                record = ("ok", _raw_scores(estimator, X))
             except Exception as error:  # the search's scorer may still work (it may need only predict)
-                self.errors[key] = f"{type(error).__name__}: {error}"
+                record = ("error", f"{type(error).__name__}: {error}")
+            if os.getpid() == self.pid:
+                self._keep(key, record)
+            else:
+                self._send(key, record)
         return self.scorer(estimator, X, y, **kwargs)
+
+    def _keep(self, key, record):
+        kind, value = record
+        (self.records if kind == "ok" else self.errors)[key] = value
+
+    def _send(self, key, record):
+        "In a worker process: write the record where the preparing process reads it (atomically renamed)."
+        import hashlib
+        import pickle
+        os.makedirs(self.directory, exist_ok=True)
+        path = Path(self.directory) / f"{hashlib.sha256(repr(key).encode()).hexdigest()}.pkl"
+        partial = path.with_suffix(f".{os.getpid()}.part")
+        partial.write_bytes(pickle.dumps((key, record)))
+        os.replace(partial, path)
+
+    def collect(self):
+        "Read back what worker processes wrote (the files are removed once read)."
+        import pickle
+        directory = Path(self.directory)
+        for path in sorted(directory.glob("*.pkl")) if directory.is_dir() else []:
+            key, record = pickle.loads(path.read_bytes())
+            self._keep(key, record)
+            path.unlink()
 
     def __repr__(self):
         return f"capturing({self.scoring!r})"
@@ -589,8 +621,9 @@ def capture_predictions(search,  # an unfitted GridSearchCV or RandomizedSearchC
                        ):  # the same search object, ready to fit
     """Prepare a scikit-learn search to keep every candidate's out-of-fold predictions while it fits (its scoring and
     cv are wrapped; it scores, splits and selects exactly as before), so that `from_search(search, X, y)` after
-    `search.fit(X, y)` builds the CVTResult without fitting anything again. Fit it with `n_jobs=1` (or a threading
-    backend): worker processes keep what they capture. Halving searches fit most candidates on subsamples only, so
+    `search.fit(X, y)` builds the CVTResult without fitting anything again. With `n_jobs > 1` the worker processes
+    send their predictions back through a private temporary directory (so they must share this machine's disk: a
+    Dask cluster on other machines does not). Halving searches fit most candidates on subsamples only, so
     their predictions cannot be full-data out-of-fold predictions: they are refused (`from_search` refits them)."""
     from sklearn.base import is_classifier
     _check_search(search)
@@ -600,10 +633,6 @@ def capture_predictions(search,  # an unfitted GridSearchCV or RandomizedSearchC
                         "without capture_predictions (it cross-validates every candidate on the full data)")
     if getattr(search.scoring, "_ciauto_capture", False):
         return search  # already prepared
-    if search.n_jobs not in (None, 1):
-        raise ValueError(f"search has n_jobs={search.n_jobs!r}: its worker processes would keep the captured "
-                         "predictions; set n_jobs=1 (threads share them: fit under joblib.parallel_config(backend='threading', "
-                         "n_jobs=...)), or skip capture_predictions and let from_search cross-validate with n_jobs")
     if hasattr(search, "cv_results_"):
         raise ValueError("search is already fitted; capture_predictions prepares a search before search.fit")
     scorer, _ = search._get_scorers()
