@@ -513,7 +513,12 @@ def _signature(value) -> str:
         return "[" + ", ".join(_signature(v) for v in value) + "]"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k!r}: {_signature(v)}" for k, v in value.items()) + "}"
-    return repr(value)
+    if isinstance(value, type) or (callable(value) and hasattr(value, "__qualname__")):  # classes, functions
+        return f"{getattr(value, '__module__', '')}.{value.__qualname__}"
+    text = repr(value)
+    if " at 0x" in text and hasattr(value, "__dict__"):  # an object shown by its address: a clone has another
+        return f"{type(value).__qualname__}{_signature(vars(value))}"
+    return text
 
 
 def _fingerprint(block) -> str:
