@@ -52,10 +52,15 @@ def straightforward_search(search, X, y):
                      for f in range(folds.max() + 1)])
 
 
-def search_rows(candidates_list, repeats):
+def search_setup():
+    "The searches' data and model: breast cancer, scaled logistic regression, shuffled stratified 5-fold."
     X, y = load_breast_cancer(return_X_y=True)
-    pipe = make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000))
-    cv = StratifiedKFold(5, shuffle=True, random_state=0)
+    return X, y, make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000)), StratifiedKFold(
+        5, shuffle=True, random_state=0)
+
+
+def search_rows(candidates_list, repeats):
+    X, y, pipe, cv = search_setup()
     rows = []
     for n_candidates in candidates_list:
         grid = {"logisticregression__C": list(np.logspace(-3, 2, n_candidates))}
@@ -84,9 +89,7 @@ def cpu_seconds(f, repeats):
 
 def capture_rows(candidates_list, repeats):
     "CPU seconds of fit + from_search without and with capture_predictions, same search, same run."
-    X, y = load_breast_cancer(return_X_y=True)
-    pipe = make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000))
-    cv = StratifiedKFold(5, shuffle=True, random_state=0)
+    X, y, pipe, cv = search_setup()
     rows = []
     for n_candidates in candidates_list:
         grid = {"logisticregression__C": list(np.logspace(-3, 2, n_candidates))}
