@@ -603,7 +603,7 @@ class _CapturingScorer:
         "In a worker process: write the record where the preparing process reads it (atomically renamed)."
         import hashlib
         import pickle
-        os.makedirs(self.directory, exist_ok=True)
+        os.makedirs(self.directory, mode=0o700, exist_ok=True)  # collect removes it once empty
         path = Path(self.directory) / f"{hashlib.sha256(repr(key).encode()).hexdigest()}.pkl"
         partial = path.with_suffix(f".{os.getpid()}.part")
         partial.write_bytes(pickle.dumps((key, record)))
@@ -617,6 +617,10 @@ class _CapturingScorer:
             key, record = pickle.loads(path.read_bytes())
             self._keep(key, record)
             path.unlink()
+        try:
+            directory.rmdir()  # nothing left: no trace in the temporary folder
+        except OSError:
+            pass
 
     def __repr__(self):
         return f"capturing({self.scoring!r})"
