@@ -5,6 +5,10 @@
   overhead of the adapter), and below 1 with n_jobs=2 when the machine has two idle cores.
 - `from_oof` on a wide and a long CSV file against `pandas.read_csv` of the same file alone (the cost of the
   checks, the pivot and the fold scores on top of reading).
+- `capture_predictions`: a search fitted and then `from_search` (which cross-validates every candidate again)
+  against the same search prepared by `capture_predictions`, fitted, then `from_search` (which fits nothing).
+- The import of `from ciauto.adapters import from_oof` in a fresh interpreter (what `ciauto bbc --predictions`
+  pays before reading), and whether it loads scikit-learn.
 
     python bench/adapters.py           # writes bench/out/adapters.md
     python bench/adapters.py --quick   # smoke test, tiny sizes
@@ -30,7 +34,7 @@ from sklearn.preprocessing import StandardScaler
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._timing import median_seconds  # noqa: E402
-from ciauto.adapters import from_oof, from_search, to_oof  # noqa: E402
+from ciauto.adapters import capture_predictions, from_oof, from_search, to_oof  # noqa: E402
 
 
 def straightforward_search(search, X, y):
@@ -48,10 +52,15 @@ def straightforward_search(search, X, y):
                      for f in range(folds.max() + 1)])
 
 
-def search_rows(candidates_list, repeats):
+def search_setup():
+    "The searches' data and model: breast cancer, scaled logistic regression, shuffled stratified 5-fold."
     X, y = load_breast_cancer(return_X_y=True)
-    pipe = make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000))
-    cv = StratifiedKFold(5, shuffle=True, random_state=0)
+    return X, y, make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000)), StratifiedKFold(
+        5, shuffle=True, random_state=0)
+
+
+def search_rows(candidates_list, repeats):
+    X, y, pipe, cv = search_setup()
     rows = []
     for n_candidates in candidates_list:
         grid = {"logisticregression__C": list(np.logspace(-3, 2, n_candidates))}
@@ -64,6 +73,55 @@ def search_rows(candidates_list, repeats):
         print(f"| {n_candidates} | {ours:.2f} s | {two:.2f} s | {reference:.2f} s | {reference / ours:.2f}× | "
               f"{ours / two:.2f}× |", flush=True)
     return rows
+
+
+def cpu_seconds(f, repeats):
+    "Median CPU seconds of this process over `repeats` calls (one BLAS thread): steadier than wall time under load."
+    from threadpoolctl import threadpool_limits
+    times = []
+    with threadpool_limits(1):
+        for _ in range(repeats):
+            start = time.process_time()
+            f()
+            times.append(time.process_time() - start)
+    return float(np.median(times))
+
+
+def capture_rows(candidates_list, repeats):
+    "CPU seconds of fit + from_search without and with capture_predictions, same search, same run."
+    X, y, pipe, cv = search_setup()
+    rows = []
+    for n_candidates in candidates_list:
+        grid = {"logisticregression__C": list(np.logspace(-3, 2, n_candidates))}
+
+        def refit():
+            search = GridSearchCV(pipe, grid, cv=cv, scoring="roc_auc").fit(X, y)
+            return from_search(search, X, y, n_jobs=1)
+
+        def captured():
+            search = capture_predictions(GridSearchCV(pipe, grid, cv=cv, scoring="roc_auc")).fit(X, y)
+            return from_search(search, X, y)
+
+        assert np.allclose(refit().predictions, captured().predictions, atol=1e-8)
+        before, after = (cpu_seconds(f, max(repeats, 3)) for f in (refit, captured))
+        fits_before, fits_after = 2 * n_candidates * 5 + 1, n_candidates * 5 + 1
+        rows.append((n_candidates, fits_before, before, fits_after, after))
+        print(f"| {n_candidates} | {fits_before} | {before:.2f} s | {fits_after} | {after:.2f} s | "
+              f"{before / after:.2f}× |", flush=True)
+    return rows
+
+
+def import_rows(repeats):
+    "Fresh-interpreter seconds of the table path's import, and whether scikit-learn/scipy's own modules load."
+    import subprocess
+    probe = ("import sys, time; t = time.perf_counter(); from ciauto.adapters import from_oof; "
+             "print(time.perf_counter() - t, 'sklearn' in sys.modules, 'scipy.stats' in sys.modules)")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    runs = [subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env).stdout.split()
+            for _ in range(max(repeats, 3))]
+    seconds = float(np.median([float(r[0]) for r in runs]))
+    print(f"| `from ciauto.adapters import from_oof` | {seconds:.2f} s | {runs[0][1]} | {runs[0][2]} |", flush=True)
+    return [(seconds, runs[0][1], runs[0][2])]
 
 
 def oof_rows(sizes, repeats):
@@ -113,9 +171,22 @@ def main(argv=None):
                 "| layout | rows | configurations | from_oof | pandas.read_csv | ratio |", "| --- | --- | --- | --- | --- | --- |"]
     print("\n".join(oof_head))
     table_rows = oof_rows(sizes, repeats)
+    capture_head = ["", "## capture_predictions: the search's own fits only (breast cancer, 5 folds)", "",
+                    "| candidates | fits without | CPU: fit + from_search | fits with capture | CPU: fit + from_search | "
+                    "ratio |", "| --- | --- | --- | --- | --- | --- |"]
+    print("\n".join(capture_head))
+    captured = capture_rows(candidates, repeats)
+    import_head = ["", "## The table path's import (fresh interpreter)", "",
+                   "| statement | seconds (median) | loads sklearn | loads scipy.stats |", "| --- | --- | --- | --- |"]
+    print("\n".join(import_head))
+    imports = import_rows(repeats)
     lines = head + [f"| {n} | {a:.2f} s | {b:.2f} s | {r:.2f} s | {r / a:.2f}× | {a / b:.2f}× |" for n, a, b, r in rows]
     lines += growth + oof_head + [f"| {layout} | {n} | {c} | {a:.2f} s | {r:.2f} s | {a / r:.2f}× |"
                                   for layout, n, c, a, r in table_rows]
+    lines += capture_head + [f"| {n} | {fb} | {b:.2f} s | {fa} | {a:.2f} s | {b / a:.2f}× |"
+                             for n, fb, b, fa, a in captured]
+    lines += import_head + [f"| `from ciauto.adapters import from_oof` | {t:.2f} s | {k} | {sp} |"
+                            for t, k, sp in imports]
     if args.quick:
         print("quick run: nothing written")
         return

@@ -7,34 +7,51 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
+import os
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed, parallel_config
-from sklearn.base import clone, is_classifier
-from sklearn.model_selection import ParameterGrid, ParameterSampler, check_cv
-from threadpoolctl import threadpool_limits
-from tqdm.auto import tqdm
 
-from ._checks import (as_array, binary_codes, check_choice, check_n_jobs, cv_winner, positive_label, sorted_labels,
-                            spawn_seeds)
+from ._checks import (WINNER_RULES, as_array, binary_codes, check_choice, check_n_jobs, cv_winner, positive_label,
+                      sorted_labels, spawn_seeds)
 from .bbc import as_fold_ids, fold_ids_from_splits
-from .cvt import Configuration, CVTResult, predict_scores, seeded_estimator
-from .metrics import as_float_array, fold_score_matrix, get_metric
+from .metrics import METRICS, Metric, as_float_array, fold_score_matrix, get_metric
+
+
+def _cvt():
+    """`ciauto.cvt`, imported on first use: it imports scikit-learn, which reading a table of predictions does not
+    need (`from ciauto.adapters import from_oof` imports neither scikit-learn nor scipy)."""
+    import sys
+
+    from ciauto.cvt import CVTResult
+    return sys.modules[CVTResult.__module__]
 
 # %% auto #0
-__all__ = ['ATTRIBUTE', 'SEP', 'infer_metric', 'encode_target', 'make_result', 'cross_validated_matrix', 'from_search',
-           'record_predictions', 'from_optuna', 'from_oof', 'to_oof', 'wide_table']
+__all__ = ['SEP', 'ATTRIBUTE', 'META', 'infer_metric', 'encode_target', 'make_result', 'cross_validated_matrix', 'from_search',
+           'capture_predictions', 'record_predictions', 'from_optuna', 'from_oof', 'to_oof', 'wide_table']
 
 # %% ../nbs/10_adapters.ipynb #ced0b85f
+SEP = "::"  # between a configuration's name and a class label in multiclass column names
+
+
+def _looks_like_classes(y) -> bool:
+    "Labels rather than numbers: not numeric, or integers with at most 10 distinct values."
+    if y.dtype.kind not in "iuf":
+        return True
+    values = y[np.isfinite(y)] if y.dtype.kind == "f" else y
+    return bool(np.all(values == np.round(values))) and len(np.unique(values)) <= 10
+
+
 def infer_metric(metric,  # a registry name, a Metric, a callable, or None to infer one
                  y,  # the target: labels, numbers or an N×2 (time, event) array
                  predictions_ndim: int = 2,  # 3 for N×C×K class scores
                 ):  # a ciauto.metrics.Metric
     """`metric` if given; else c_index for an N×2 (time, event) y, roc_auc_ovo for N×C×K class scores, roc_auc for
-    a two-label y, r2 for any other y."""
+    a two-label y, r2 for a numeric y. More than two class labels (text, or at most 10 distinct integers) with one
+    prediction column per configuration are refused: a multiclass table has one column per class."""
     if metric is not None:
         return get_metric(metric)
     y = np.asarray(y)
@@ -42,7 +59,23 @@ def infer_metric(metric,  # a registry name, a Metric, a callable, or None to in
         return get_metric("c_index")
     if predictions_ndim == 3:
         return get_metric("roc_auc_ovo")
-    return get_metric("roc_auc" if len(pd.unique(y)) == 2 else "r2")
+    missing = pd.isna(y)
+    if missing.any():
+        raise ValueError(f"y has a missing value at row {int(np.argmax(missing))}")
+    labels = pd.unique(y)
+    if len(labels) < 2:
+        raise ValueError(f"y holds a single value ({_plain(labels[0]) if len(labels) else 'no rows'!r}); a target "
+                         "needs two classes or varying numbers")
+    if len(labels) == 2:
+        return get_metric("roc_auc")
+    if _looks_like_classes(y):
+        shown = ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in labels[:5])
+        raise ValueError(f"y holds {len(labels)} distinct labels ({shown}{', ...' if len(labels) > 5 else ''}) but "
+                         "there is one prediction per row and configuration: a multiclass table has one column per "
+                         f"class, '<configuration>{SEP}<label>' (long layout: 'prediction{SEP}<label>'), holding that "
+                         "class's probability or score; for a numeric target pass metric='r2' (or another regression "
+                         "metric)")
+    return get_metric("r2")
 
 # %% ../nbs/10_adapters.ipynb #a5ab1b70
 def encode_target(y,  # labels (any type), numbers, or N×2 (time, event)
@@ -65,21 +98,73 @@ def encode_target(y,  # labels (any type), numbers, or N×2 (time, event)
     return codes, labels
 
 # %% ../nbs/10_adapters.ipynb #6a611f6d
+_CALLABLE_CONTRACT = ("a callable metric is called f(y_true, y_pred, sample_weight=None) with y_true the encoded "
+                      "target (0/1 with 1 = the positive class, class codes 0..K-1, or numbers) and y_pred one "
+                      "configuration's predictions on one fold (N, or N×K class scores), and returns a float where "
+                      "higher is better (wrap a loss in ciauto.metrics.Metric(..., greater_is_better=False))")
+
+
 def _fold_scores(metric, predictions, y, folds):
     "F×C: the metric of every column on every fold (1×C on all rows when there are no folds)."
-    if folds is None:
-        return fold_score_matrix(metric, predictions, y, np.zeros(len(y), np.int64), 1)
-    return fold_score_matrix(metric, predictions, y, folds, int(folds.max()) + 1)
+    ids, n_folds = (np.zeros(len(y), np.int64), 1) if folds is None else (folds, int(folds.max()) + 1)
+    if METRICS.get(metric.name) is metric:
+        return fold_score_matrix(metric, predictions, y, ids, n_folds)
+    try:  # a custom metric: say what it receives when it does not fit
+        return fold_score_matrix(metric, predictions, y, ids, n_folds)
+    except Exception as error:
+        raise ValueError(f"metric {metric.name!r} failed on the predictions ({type(error).__name__}: {error}); "
+                         f"{_CALLABLE_CONTRACT}") from error
 
 
-class _UnfoldedCVTResult(CVTResult):
-    "A CVTResult without fold ids (e.g. AutoGluon's repeated bagging): BBC works, BBC-F does not."
+def _stored_metric(metric: Metric):
+    "What `CVTResult.metric` keeps: a registry metric's name, a custom `Metric` itself (so `bbc(result)` finds it)."
+    return metric.name if METRICS.get(metric.name) is metric else metric
 
-    @property
-    def n_folds(self) -> int:
-        return 0
+
+_UNFOLDED = {}
+
+
+def _unfolded_kind():
+    "The CVTResult subclass of runs without fold ids, made on first use (its base class lives in ciauto.cvt)."
+    if not _UNFOLDED:
+        class _UnfoldedCVTResult(_cvt().CVTResult):
+            "A CVTResult without fold ids (e.g. AutoGluon's repeated bagging): BBC works, BBC-F does not."
+
+            @property
+            def n_folds(self) -> int:
+                return 0
+
+            def to_dict(self) -> dict:
+                "As `CVTResult.to_dict`, with `folds` None."
+                shown = dataclasses.replace(self, folds=np.zeros(len(self.y), np.int64))
+                return {**_cvt().CVTResult.to_dict(shown), "folds": None, "n_fits": 0, "fits_saved": 0}
+
+        _UnfoldedCVTResult.__module__, _UnfoldedCVTResult.__qualname__ = __name__, "_UnfoldedCVTResult"
+        _UNFOLDED["kind"] = _UnfoldedCVTResult
+    return _UNFOLDED["kind"]
+
+
+def __getattr__(name):  # pickle finds the lazily made class by its name
+    if name == "_UnfoldedCVTResult":
+        return _unfolded_kind()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # %% ../nbs/10_adapters.ipynb #31340274
+def _rule_of(fold_scores, pooled, metric, chosen, preferred, chosen_by, names) -> str:
+    """The winner rule whose CV winner is the tool's own choice `chosen` (a column), trying `preferred` first; when
+    neither rule picks it, warn, naming the tool's choice and the winner BBC will correct, and keep `preferred`."""
+    winners = {}
+    for rule in (preferred,) + tuple(r for r in WINNER_RULES if r != preferred):
+        winners[rule] = cv_winner(fold_scores if rule == "fold_mean" else pooled, metric, rule=rule)
+        if chosen is None or winners[rule] == chosen:
+            return rule
+    warnings.warn(f"{chosen_by} chose {names[chosen]!r}, which no CV winner rule picks from these predictions with "
+                  f"metric {metric.name!r} (the best fold mean is {names[winners['fold_mean']]!r}, the best pooled "
+                  f"value {names[winners['pooled']]!r}); BBC corrects the selection of "
+                  f"{names[winners[preferred]]!r} by the {preferred!r} rule, not the tool's choice", stacklevel=3)
+    return preferred
+
+
 def make_result(predictions,  # N×C (or N×C×K) out-of-fold predictions of the successful configurations
                 y,  # the encoded target (encode_target)
                 folds,  # fold id 0..F−1 per row, or None
@@ -87,8 +172,15 @@ def make_result(predictions,  # N×C (or N×C×K) out-of-fold predictions of the
                 metric,  # the Metric of the fold scores and the winner
                 classes,  # class labels (classes[code]) or None
                 final_model=None,  # a model refit on all rows, if the tool made one
+                *, groups=None,  # group label of every row (patient, site), or None
+                winner_rule: str = "fold_mean",  # the CV winner rule ("fold_mean" or "pooled"; "pooled" without folds)
+                chosen: int | None = None,  # the column the tool itself chose, if it chose one: the rule must pick it
+                chosen_by: str = "the tool",  # who chose `chosen`, for the warning when no rule picks it
                ) -> CVTResult:
-    "A CVTResult: fold scores, the CV winner and the table's `column` and `cv_score` filled in."
+    """A CVTResult: fold scores, the CV winner under `winner_rule` and the table's `column` and `cv_score` filled
+    in. With `chosen`, the rule is the one that reproduces the tool's choice (`winner_rule` first); when none does,
+    a warning names both winners. Without folds the rule is "pooled" (the only values are on all rows)."""
+    check_choice(winner_rule, "winner_rule", WINNER_RULES)
     fold_scores = _fold_scores(metric, predictions, y, folds)
     table = table.reset_index(drop=True).copy()
     ok = (table["status"] == "ok").to_numpy()
@@ -96,34 +188,63 @@ def make_result(predictions,  # N×C (or N×C×K) out-of-fold predictions of the
     table.loc[ok, "column"] = np.arange(ok.sum())
     table["cv_score"] = np.nan
     table.loc[ok, "cv_score"] = fold_scores.mean(axis=0)
-    values = dict(predictions=predictions, y=y, folds=folds, configurations=table, fold_scores=fold_scores,
-                  winner=cv_winner(fold_scores, metric), final_model=final_model, metric=metric.name,
-                  classes=classes, pos_label=None if classes is None or len(classes) != 2 else classes[1],
-                  completed_folds=None, dropped_at=None, greater_is_better=metric.greater_is_better)
-    fields = dataclasses.fields(CVTResult)  # the fields this version of CVTResult has; unknown required ones: None
-    required = {f.name for f in fields if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
-    kind = CVTResult if folds is not None else _UnfoldedCVTResult
-    return kind(**{f.name: values.get(f.name) for f in fields if f.name in values or f.name in required})
+    if folds is None:
+        winner_rule = "pooled"
+    needs_pooled = folds is None or winner_rule == "pooled" or chosen is not None
+    pooled = (fold_scores if folds is None else _fold_scores(metric, predictions, y, None)) if needs_pooled else None
+    names = table.loc[ok, "name"].astype(str).tolist()
+    if chosen is not None and folds is not None:
+        winner_rule = _rule_of(fold_scores, pooled, metric, chosen, winner_rule, chosen_by, names)
+    elif chosen is not None:
+        _rule_of(fold_scores, pooled, metric, chosen, "pooled", chosen_by, names)  # warns when it differs
+    winner = cv_winner(fold_scores if winner_rule == "fold_mean" else pooled, metric, rule=winner_rule)
+    if groups is not None:
+        groups = as_array(groups, "groups")
+        if len(groups) != len(y):
+            raise ValueError(f"groups has {len(groups)} values but there are {len(y)} rows")
+        if pd.isna(groups).any():
+            raise ValueError(f"groups has a missing value at row {int(np.argmax(pd.isna(groups)))}")
+    kind = _cvt().CVTResult if folds is not None else _unfolded_kind()
+    return kind(predictions=predictions, y=y, folds=folds, configurations=table, fold_scores=fold_scores,
+                winner=winner, final_model=final_model, metric=_stored_metric(metric), classes=classes,
+                pos_label=None if classes is None or len(classes) != 2 else classes[1], completed_folds=None,
+                dropped_at=None, greater_is_better=metric.greater_is_better, groups=groups, winner_rule=winner_rule)
 
 # %% ../nbs/10_adapters.ipynb #c6634afc
+def _is_halving(search) -> bool:
+    return hasattr(search, "factor") and hasattr(search, "min_resources")
+
+
+def _check_search(search):
+    "TypeError unless `search` is a scikit-learn hyperparameter search (fitted or not)."
+    if not (hasattr(search, "estimator") and hasattr(search, "fit")
+            and (hasattr(search, "param_grid") or hasattr(search, "param_distributions"))):
+        raise TypeError(f"search must be a scikit-learn GridSearchCV, RandomizedSearchCV or halving search (fitted or "
+                        f"not), got {type(search).__name__}")
+
+
+def _key(params: dict) -> str:
+    "One candidate's identity: its parameters in name order."
+    return repr(sorted(params.items()))
+
+
 def _search_candidates(search) -> list[dict]:
     "Every distinct candidate of a search: from `cv_results_` when fitted, else from its grid or sampler."
+    from sklearn.model_selection import ParameterGrid, ParameterSampler
+    _check_search(search)
     if hasattr(search, "cv_results_"):
         params = list(search.cv_results_["params"])
     elif hasattr(search, "param_grid"):
         params = list(ParameterGrid(search.param_grid))
-    elif hasattr(search, "param_distributions"):
+    else:
         n = getattr(search, "n_iter", getattr(search, "n_candidates", None))
         if not isinstance(n, numbers.Integral):
             raise ValueError(f"{type(search).__name__} with n_candidates={n!r} chooses its candidates while it runs; "
                              "fit it first (from_search then takes them from cv_results_)")
         params = list(ParameterSampler(search.param_distributions, int(n), random_state=search.random_state))
-    else:
-        raise TypeError(f"search must be a scikit-learn GridSearchCV, RandomizedSearchCV or halving search, got "
-                        f"{type(search).__name__}")
     unique = {}
     for p in params:
-        unique.setdefault(repr(sorted(p.items())), p)
+        unique.setdefault(_key(p), p)
     return list(unique.values())
 
 
@@ -153,11 +274,11 @@ def _search_metric(search, metric, classifier: bool):
     "The registry metric matching the search's own scoring (its refit scorer when it has several)."
     if metric is not None:
         return get_metric(metric)
-    scoring = search.scoring
+    scoring = getattr(search.scoring, "scoring", search.scoring)  # a capturing scorer keeps the search's own
     if isinstance(scoring, (list, tuple, set, dict)):
         if not isinstance(search.refit, str):
             raise ValueError("the search has several scorers and no refit name; pass metric=")
-        scoring = search.refit
+        scoring = scoring.get(search.refit, search.refit) if isinstance(scoring, dict) else search.refit
     if scoring is None:  # the estimator's own score method
         return get_metric("accuracy" if classifier else "r2")
     if isinstance(scoring, str):
@@ -166,7 +287,7 @@ def _search_metric(search, metric, classifier: bool):
         except ValueError:
             pass
     raise ValueError(f"search.scoring={scoring!r} has no counterpart among ciauto's metrics (functions of the "
-                     "predictions); pass metric= (a registry name or a callable)")
+                     "predictions); pass metric= (a registry name, a Metric or a callable)")
 
 # %% ../nbs/10_adapters.ipynb #31274e62
 def _rows(X, index):
@@ -175,11 +296,13 @@ def _rows(X, index):
 
 def _fit_predict(estimator, X, target, train, test, n_classes):
     "Fit on the training rows, score the test rows: (scores or None, seconds, error or None)."
+    from joblib import parallel_config
+    from threadpoolctl import threadpool_limits
     start = time.perf_counter()
     try:
         with threadpool_limits(limits=1), parallel_config(backend="sequential"):
             model = estimator.fit(_rows(X, train), target[train])
-            scores = (predict_scores(model, _rows(X, test), n_classes) if n_classes
+            scores = (_cvt().predict_scores(model, _rows(X, test), n_classes) if n_classes
                       else np.asarray(model.predict(_rows(X, test)), np.float64))
         return np.asarray(scores, np.float64), time.perf_counter() - start, None
     except Exception as error:  # a failing candidate is reported, as the search's error_score does
@@ -195,6 +318,9 @@ def cross_validated_matrix(estimators,  # unfitted scikit-learn estimators, one 
                            progress: bool = False,  # show a tqdm bar over the fits
                           ) -> tuple:  # (N×C or N×C×K predictions, seconds per configuration, first error or None)
     "Out-of-fold predictions of every estimator on one fold partition, one joblib task per (estimator, fold)."
+    from joblib import Parallel, delayed
+    from sklearn.base import clone
+    from tqdm.auto import tqdm
     n_folds = int(folds.max()) + 1
     tasks = [(c, f) for c in range(len(estimators)) for f in range(n_folds)]
     results = Parallel(n_jobs=check_n_jobs(n_jobs), return_as="generator")(
@@ -224,34 +350,129 @@ def _unique_names(names: list[str]) -> list[str]:
     return out
 
 
+def _as_scores(raw, classes) -> np.ndarray:
+    "A captured ('proba'|'decision'|'predict', values, model classes) in the form `predict_scores` gives."
+    kind, values, model_classes = raw
+    if kind == "predict":
+        return values
+    position = {c: j for j, c in enumerate(model_classes.tolist())}
+    if len(classes) == 2:
+        if kind == "proba":
+            return values[:, position[classes[1].item() if hasattr(classes[1], "item") else classes[1]]]
+        return values if model_classes.tolist()[1] == classes[1] else -values  # positive for classes_[1]
+    return values[:, [position[c] for c in classes.tolist()]]
+
+
+def _failed_in_search(search, params, split) -> bool:
+    "Whether the fitted search scored this candidate's split as failed (NaN error_score)."
+    results = search.cv_results_
+    column = f"split{split}_test_score" if f"split{split}_test_score" in results else f"split{split}_test_{search.refit}"
+    rows = [i for i, p in enumerate(results["params"]) if _key(p) == _key(params)]
+    return bool(rows) and column in results and bool(np.isnan(results[column][rows[0]]))
+
+
+def _captured_matrix(search, candidates, unfitted, X, y_values, classes):
+    """(N×C predictions, fold ids, errors) from what a capturing search kept while it fitted, or None (with a
+    warning saying why) when it did not keep all of it."""
+    scorer, splitter = search.scoring, search.cv
+    scorer.collect()  # what worker processes of a parallel search sent back
+    why = None
+    if not getattr(splitter, "_ciauto_capture", False) or splitter.tests is None:
+        why = "its splitter was replaced or never split"
+    elif splitter.n_rows != _n_rows(X) or splitter.y_hash != _fingerprint(np.asarray(y_values)):
+        raise ValueError(f"X and y must be the rows the search was fitted on ({splitter.n_rows} rows); got "
+                         f"{_n_rows(X)} rows{' and another y' if splitter.n_rows == _n_rows(X) else ''}")
+    if why is None:
+        folds = fold_ids_from_splits([(np.setdiff1d(np.arange(splitter.n_rows), t), t) for t in splitter.tests],
+                                     splitter.n_rows)
+        shape = (len(y_values), len(candidates)) + ((len(classes),) if classes is not None and len(classes) > 2 else ())
+        matrix, errors = np.full(shape, np.nan), [None] * len(candidates)
+        for c, estimator in enumerate(unfitted):
+            signature = _signature(estimator)
+            for f, test in enumerate(splitter.tests):
+                raw = scorer.records.get((signature, f))
+                if raw is not None:
+                    matrix[test, c] = _as_scores(raw, classes) if classes is not None else raw[1]
+                elif (signature, f) in scorer.errors:
+                    errors[c] = errors[c] or f"fold {f}: {scorer.errors[(signature, f)]}"
+                elif _failed_in_search(search, candidates[c], f):
+                    errors[c] = errors[c] or f"fold {f}: the search's fit failed (it scored error_score)"
+                else:
+                    errors[c] = errors[c] or f"fold {f}: no captured predictions"
+        lost = sum(1 for e in errors if e and e.endswith("no captured predictions"))
+        if lost:
+            why = ("nothing was captured (were the search's workers on other machines? they cannot send their "
+                   "predictions back)" if not scorer.records else
+                   f"{lost} candidate(s) lack captured predictions on some fold")
+    if why is not None:
+        warnings.warn(f"from_search: the search was prepared by capture_predictions but {why}; cross-validating "
+                      "every candidate again", stacklevel=3)
+        return None
+    return matrix, folds, errors
+
+
 def from_search(search,  # a GridSearchCV, RandomizedSearchCV, HalvingGridSearchCV or HalvingRandomSearchCV
                 X,  # features (array or DataFrame), the rows the search was (or would be) fitted on
                 y,  # target: class labels or numbers
-                *, groups=None,  # group labels for a grouped splitter (GroupKFold, StratifiedGroupKFold)
+                *, groups=None,  # group labels: a grouped splitter keeps each group in one fold; kept in the result
                 cv=None,  # splitter to use instead of the search's own cv (needed when it is not K-fold-like)
-                metric=None,  # metric of the predictions; default: the search's own scoring
+                metric=None,  # registry name, Metric or callable (see ciauto.metrics.get_metric); default: the search's scoring
                 pos_label=None,  # positive label of a binary y (default: the greater label)
                 random_state=0,  # seeds the candidates' unset random_state parameters (int, SeedSequence, Generator)
                 n_jobs=None,  # joblib workers over (candidate, fold) fits
                 progress: bool = False,  # show a tqdm bar over the fits
                ) -> CVTResult:  # Π of every candidate on one fold partition, fold scores and the CV winner
     """Every candidate of a scikit-learn search cross-validated on one fold partition, fitted search or not:
-    column c of the result's `predictions` equals `cross_val_predict(candidate_c, X, y, cv=cv)`."""
+    column c of the result's `predictions` equals `cross_val_predict(candidate_c, X, y, cv=cv)`. A search prepared
+    by `capture_predictions` and fitted gives its captured predictions and nothing is fitted again; otherwise
+    every candidate is cross-validated here (halving searches always: they fit most candidates on subsamples).
+
+    The winner rule is the one that reproduces the fitted search's `best_params_` (scikit-learn picks the best
+    fold mean, so "fold_mean" unless `metric=` differs from its scoring); when no rule does, a warning says which
+    winner BBC corrects. `final_model` is the search's `best_estimator_` only when it is the CV winner, else None
+    (with a warning). With `groups=` and an integer (or default) `cv`, the folds come from `StratifiedGroupKFold`
+    (classifiers) or `GroupKFold` (regressors) with that many splits: scikit-learn's own integer cv would ignore
+    the groups."""
+    from sklearn.base import clone, is_classifier
+    from sklearn.model_selection import GroupKFold, StratifiedGroupKFold, check_cv
+    _check_search(search)
+    cvt = _cvt()
     estimator = search.estimator
     classifier = is_classifier(estimator)
     y_values = as_array(y, "y")
     metric = _search_metric(search, metric, classifier)
     target, classes = encode_target(y_values, metric, pos_label)
-    splitter = check_cv(search.cv if cv is None else cv, y_values, classifier=classifier)
-    folds = fold_ids_from_splits(splitter.split(X, y_values, groups), len(target))
+    if groups is not None:
+        groups = as_array(groups, "groups")
+    own_cv = search.cv.cv if getattr(search.cv, "_ciauto_capture", False) else search.cv
+    chosen_cv = own_cv if cv is None else cv
+    regroup = groups is not None and (chosen_cv is None or isinstance(chosen_cv, numbers.Integral))
+    if regroup:
+        n_splits = 5 if chosen_cv is None else int(chosen_cv)
+        chosen_cv = StratifiedGroupKFold(n_splits) if classifier else GroupKFold(n_splits)
     candidates = _search_candidates(search)
     # parameters are cloned as scikit-learn's searches do: an estimator a grid swaps in is shared by its candidates
     unfitted = [clone(estimator).set_params(**clone(p, safe=False)) for p in candidates]
     names = _unique_names([_candidate_name(e, p) for e, p in zip(unfitted, candidates)])
-    seeds = spawn_seeds(random_state, len(candidates)) % np.uint64(2**32)
-    estimators = [seeded_estimator(Configuration(name, e), int(s)) for name, e, s in zip(names, unfitted, seeds)]
-    matrix, seconds, errors = cross_validated_matrix(estimators, X, target, folds, 0 if classes is None
-                                                     else len(classes), n_jobs=n_jobs, progress=progress)
+    captured = None
+    if getattr(search.scoring, "_ciauto_capture", False) and hasattr(search, "cv_results_"):
+        if cv is not None or regroup:
+            warnings.warn("from_search: cv= or groups= with an integer cv asks for other folds than the search's; "
+                          "its captured predictions are not used and every candidate is cross-validated again",
+                          stacklevel=2)
+        else:
+            captured = _captured_matrix(search, candidates, unfitted, X, y_values, classes)
+    if captured is not None:
+        matrix, folds, errors = captured
+        seconds = np.full(len(candidates), np.nan)  # fitted inside the search
+    else:
+        splitter = check_cv(chosen_cv, y_values, classifier=classifier)
+        folds = fold_ids_from_splits(splitter.split(X, y_values, groups), len(target))
+        seeds = spawn_seeds(random_state, len(candidates)) % np.uint64(2**32)
+        estimators = [cvt.seeded_estimator(cvt.Configuration(name, e), int(s))
+                      for name, e, s in zip(names, unfitted, seeds)]
+        matrix, seconds, errors = cross_validated_matrix(estimators, X, target, folds, 0 if classes is None
+                                                         else len(classes), n_jobs=n_jobs, progress=progress)
     ok = [c for c, e in enumerate(errors) if e is None]
     if not ok:
         raise ValueError(f"every candidate failed; the first: {names[0]}: {errors[0]}")
@@ -259,8 +480,174 @@ def from_search(search,  # a GridSearchCV, RandomizedSearchCV, HalvingGridSearch
                           "hyperparameters": candidates,
                           "status": ["ok" if e is None else "failed" for e in errors], "fit_seconds": seconds,
                           "error": [e or "" for e in errors]})
-    return make_result(matrix[:, ok], target, folds, table, metric, classes,
-                       final_model=getattr(search, "best_estimator_", None))
+    best = getattr(search, "best_params_", None)
+    columns = {_key(candidates[c]): j for j, c in enumerate(ok)}
+    chosen = None if best is None else columns.get(_key(best))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the warning below says it with the search's words
+        result = make_result(matrix[:, ok], target, folds, table, metric, classes, groups=groups,
+                             winner_rule="fold_mean", chosen=chosen)
+    final_model = getattr(search, "best_estimator_", None)
+    if chosen is not None and result.winner != chosen:
+        try:
+            own = _search_metric(search, None, classifier)
+        except ValueError:
+            own = None
+        reason = ("a halving search chooses on subsamples" if _is_halving(search) else
+                  f"metric {metric.name!r} is not the search's scoring" if own is not metric else
+                  "these folds are not the search's" if regroup or cv is not None else "its scores differ from these")
+        warnings.warn(f"from_search: the search chose {names[ok[chosen]]!r} (best_params_), which no CV winner rule "
+                      f"picks from these predictions ({reason}); BBC corrects the selection of "
+                      f"{result.winner_name!r} by the {result.winner_rule!r} rule, and final_model is None (refit "
+                      f"that candidate: clone(search.estimator).set_params(**params))", stacklevel=2)
+        final_model = None
+    return dataclasses.replace(result, final_model=final_model)
+
+# %% ../nbs/10_adapters.ipynb #c8be6aea
+def _signature(value) -> str:
+    "A candidate estimator's identity: its class and every parameter, nested estimators included (reprs unshortened)."
+    if hasattr(value, "get_params") and not isinstance(value, type):
+        inner = ", ".join(f"{k}={_signature(v)}" for k, v in sorted(value.get_params(deep=False).items()))
+        return f"{type(value).__qualname__}({inner})"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_signature(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {_signature(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, type) or (callable(value) and hasattr(value, "__qualname__")):  # classes, functions
+        return f"{getattr(value, '__module__', '')}.{value.__qualname__}"
+    text = repr(value)
+    if " at 0x" in text and hasattr(value, "__dict__"):  # an object shown by its address: a clone has another
+        return f"{type(value).__qualname__}{_signature(vars(value))}"
+    return text
+
+
+def _fingerprint(block) -> str:
+    "The identity of a block of rows (the test rows of one split), as the search hands them to its scorer."
+    from joblib import hash as joblib_hash
+    return joblib_hash(block)
+
+
+class _RecordingSplitter:
+    "The search's splitter, remembering the test rows of each split and a fingerprint of each test block."
+    _ciauto_capture = True
+
+    def __init__(self, cv, classifier: bool):
+        self.cv, self.classifier = cv, classifier
+        self.tests, self.fingerprints, self.n_rows, self.y_hash = None, {}, None, None
+
+    def _checked(self, y):
+        from sklearn.model_selection import check_cv
+        return check_cv(self.cv, y, classifier=self.classifier)
+
+    def get_n_splits(self, X=None, y=None, groups=None):
+        return self._checked(y).get_n_splits(X, y, groups)
+
+    def split(self, X, y=None, groups=None):
+        from sklearn.utils import _safe_indexing
+        splits = [(np.asarray(train), np.asarray(test)) for train, test in self._checked(y).split(X, y, groups)]
+        self.tests = [test for _, test in splits]
+        self.n_rows, self.y_hash = _n_rows(X), _fingerprint(np.asarray(y))
+        self.fingerprints = {_fingerprint(_safe_indexing(X, test)): s for s, test in enumerate(self.tests)}
+        yield from splits
+
+    def __repr__(self):
+        return f"capturing({self.cv!r})"
+
+
+def _n_rows(X) -> int:
+    return X.shape[0] if hasattr(X, "shape") else len(X)
+
+
+def _raw_scores(model, X) -> tuple:
+    "What a fitted candidate says about the rows: ('proba'|'decision', values, classes_) or ('predict', values, None)."
+    from sklearn.base import is_classifier
+    if not is_classifier(model):
+        return "predict", np.asarray(model.predict(X), np.float64), None
+    if hasattr(model, "predict_proba"):
+        return "proba", np.asarray(model.predict_proba(X), np.float64), np.asarray(model.classes_)
+    return "decision", np.asarray(model.decision_function(X), np.float64), np.asarray(model.classes_)
+
+
+class _CapturingScorer:
+    """The search's own scorer, keeping each candidate's predictions on each split's test rows before it scores
+    them. It returns exactly what the search's scorer returns, so the search selects as it would. In the process
+    that prepared it (and its threads) the predictions are kept in memory; a worker process of a parallel search
+    writes them to a private temporary directory, which `collect` reads back (same machine only)."""
+    _ciauto_capture = True
+
+    def __init__(self, scoring, scorer, splitter: _RecordingSplitter):
+        import tempfile
+        self.scoring, self.scorer, self.splitter = scoring, scorer, splitter
+        self.records, self.errors, self.pid = {}, {}, os.getpid()
+        self.directory = tempfile.mkdtemp(prefix="ciauto_capture_")
+
+    def __call__(self, estimator, X, y, **kwargs):
+        split = self.splitter.fingerprints.get(_fingerprint(X))  # None: training rows (return_train_score), refit
+        if split is not None:
+            key = (_signature(estimator), split)
+            try:
+                record = ("ok", _raw_scores(estimator, X))
+            except Exception as error:  # the search's scorer may still work (it may need only predict)
+                record = ("error", f"{type(error).__name__}: {error}")
+            if os.getpid() == self.pid:
+                self._keep(key, record)
+            else:
+                self._send(key, record)
+        return self.scorer(estimator, X, y, **kwargs)
+
+    def _keep(self, key, record):
+        kind, value = record
+        (self.records if kind == "ok" else self.errors)[key] = value
+
+    def _send(self, key, record):
+        "In a worker process: write the record where the preparing process reads it (atomically renamed)."
+        import hashlib
+        import pickle
+        os.makedirs(self.directory, mode=0o700, exist_ok=True)  # collect removes it once empty
+        path = Path(self.directory) / f"{hashlib.sha256(repr(key).encode()).hexdigest()}.pkl"
+        partial = path.with_suffix(f".{os.getpid()}.part")
+        partial.write_bytes(pickle.dumps((key, record)))
+        os.replace(partial, path)
+
+    def collect(self):
+        "Read back what worker processes wrote (the files are removed once read)."
+        import pickle
+        directory = Path(self.directory)
+        for path in sorted(directory.glob("*.pkl")) if directory.is_dir() else []:
+            key, record = pickle.loads(path.read_bytes())
+            self._keep(key, record)
+            path.unlink()
+        try:
+            directory.rmdir()  # nothing left: no trace in the temporary folder
+        except OSError:
+            pass
+
+    def __repr__(self):
+        return f"capturing({self.scoring!r})"
+
+
+def capture_predictions(search,  # an unfitted GridSearchCV or RandomizedSearchCV
+                       ):  # the same search object, ready to fit
+    """Prepare a scikit-learn search to keep every candidate's out-of-fold predictions while it fits (its scoring and
+    cv are wrapped; it scores, splits and selects exactly as before), so that `from_search(search, X, y)` after
+    `search.fit(X, y)` builds the CVTResult without fitting anything again. With `n_jobs > 1` the worker processes
+    send their predictions back through a private temporary directory (so they must share this machine's disk: a
+    Dask cluster on other machines does not). Halving searches fit most candidates on subsamples only, so
+    their predictions cannot be full-data out-of-fold predictions: they are refused (`from_search` refits them)."""
+    from sklearn.base import is_classifier
+    _check_search(search)
+    if _is_halving(search):
+        raise TypeError(f"search is a {type(search).__name__}: a halving search fits most candidates on subsamples, "
+                        "so it has no full-data out-of-fold predictions to capture; call from_search(search, X, y) "
+                        "without capture_predictions (it cross-validates every candidate on the full data)")
+    if getattr(search.scoring, "_ciauto_capture", False):
+        return search  # already prepared
+    if hasattr(search, "cv_results_"):
+        raise ValueError("search is already fitted; capture_predictions prepares a search before search.fit")
+    scorer, _ = search._get_scorers()
+    splitter = _RecordingSplitter(search.cv, is_classifier(search.estimator))
+    search.set_params(scoring=_CapturingScorer(search.scoring, scorer, splitter), cv=splitter)
+    return search
 
 # %% ../nbs/10_adapters.ipynb #767e4ae8
 ATTRIBUTE = "ciauto_oof"
@@ -270,6 +657,8 @@ def record_predictions(trial,  # the optuna.Trial the objective received
                        predictions,  # the trial's out-of-fold predictions: length N, or N×K class scores
                       ) -> np.ndarray:  # the predictions as a float array (so the objective can score them)
     "Store a trial's out-of-fold predictions on the trial (user attribute 'ciauto_oof') for `from_optuna`."
+    if not hasattr(trial, "set_user_attr"):
+        raise TypeError(f"trial must be the optuna.Trial the objective received, got {type(trial).__name__}")
     values = as_float_array(predictions, "predictions", ndim=(1, 2))
     trial.set_user_attr(ATTRIBUTE, values.tolist())
     return values
@@ -286,42 +675,90 @@ def _trial_row(trial) -> tuple[dict, np.ndarray | None]:
     return row, (np.asarray(recorded, np.float64) if status == "ok" else None)
 
 
-def _from_matrix(predictions, y, folds, table, metric, pos_label, X=None, groups=None):
+def _from_matrix(predictions, y, folds, table, metric, pos_label, X=None, groups=None, winner_rule="fold_mean",
+                 chosen=None, chosen_by="the tool"):
     "The shared tail of from_optuna and from_oof: metric, target, fold ids, result."
+    if len(y) != predictions.shape[0]:
+        raise ValueError(f"y has {len(y)} rows but the predictions have {predictions.shape[0]}")
     metric = infer_metric(metric, y, predictions.ndim)
+    if metric.kind == "multiclass" and predictions.ndim != 3:
+        raise ValueError(f"metric {metric.name!r} needs class scores: one column per class and configuration, "
+                         f"'<configuration>{SEP}<label>'")
     target, classes = encode_target(y, metric, pos_label)
     if len(target) != predictions.shape[0]:
         raise ValueError(f"y has {len(target)} rows but the predictions have {predictions.shape[0]}")
+    if groups is not None:
+        groups = as_array(groups, "groups")
+        if len(groups) != len(target):
+            raise ValueError(f"groups has {len(groups)} values but there are {len(target)} rows")
     fold_ids = None if folds is None else as_fold_ids(folds, len(target), X=X, y=y, groups=groups)[0]
-    return make_result(predictions, target, fold_ids, table, metric, classes)
+    if callable(winner_rule):  # decided from the fold scores (from_optuna's recovery of the objective)
+        winner_rule = winner_rule(metric, target, fold_ids)
+    return make_result(predictions, target, fold_ids, table, metric, classes, groups=groups,
+                       winner_rule=winner_rule, chosen=chosen, chosen_by=chosen_by)
 
 # %% ../nbs/10_adapters.ipynb #eb4ad2b1
+def _check_study(study):
+    "TypeError unless `study` is an Optuna study; ValueError when it has several objectives."
+    if not (hasattr(study, "trials") and hasattr(study, "directions") and hasattr(type(study), "best_trial")):
+        raise TypeError(f"study must be an optuna.Study (the object optuna.create_study returns), got "
+                        f"{type(study).__name__}")
+    if len(study.directions) != 1:
+        raise ValueError(f"study has {len(study.directions)} objectives; from_optuna needs a single-objective study "
+                         "(BBC corrects the choice of one best trial: record the predictions of a study that "
+                         "optimises one value)")
+
+
+def _objective_rule(values, predictions):
+    """A function (metric, target, fold ids) -> the winner rule whose values the objective returned: "pooled" when
+    every completed trial's objective equals the metric of its pooled predictions, else "fold_mean"."""
+    def rule(metric, target, folds):
+        if folds is None:
+            return "pooled"
+        pooled = _fold_scores(metric, predictions, target, None)[0]
+        if np.allclose(values, pooled, rtol=1e-9, atol=1e-12, equal_nan=True):
+            return "pooled"
+        return "fold_mean"
+    return rule
+
+
 def from_optuna(study,  # an optuna.Study whose objective called record_predictions
                 y,  # the target the predictions are for
                 folds=None,  # fold ids, (train, test) pairs or the splitter the objective used; None: BBC only
-                *, metric=None,  # metric of the predictions (default: inferred from y and their shape)
+                *, metric=None,  # registry name, Metric or callable (see ciauto.metrics.get_metric); default: inferred from y and the predictions
                 pos_label=None,  # positive label of a binary y (default: the greater label)
                 X=None,  # features, when folds is a splitter that needs them
-                groups=None,  # group labels, when folds is a grouped splitter
+                groups=None,  # group labels: for a grouped splitter, and kept in the result (BBC resamples groups)
                ) -> CVTResult:  # one column per completed trial with recorded predictions
-    "The trials of an Optuna study as a CVTResult (the winner is the best fold mean of `metric`)."
-    rows, columns = [], []
+    """The trials of an Optuna study as a CVTResult. The winner is `study.best_trial`'s column under the rule that
+    reproduces it: "pooled" when the objective returned the metric of the pooled out-of-fold predictions (the
+    stored values say so), else "fold_mean"; when neither rule picks `best_trial`, a warning says which trial BBC
+    corrects."""
+    _check_study(study)
+    rows, columns, numbers_ = [], [], []
     for trial in study.trials:
         row, values = _trial_row(trial)
         rows.append(row)
         if values is not None:
             columns.append(values)
+            numbers_.append(trial.number)
     if not columns:
         raise ValueError("no completed trial recorded predictions; call ciauto.adapters.record_predictions(trial, "
                          "oof) in the objective")
     if len({c.shape for c in columns}) > 1:
         raise ValueError(f"trials recorded predictions of different shapes: {sorted({c.shape for c in columns})}")
-    return _from_matrix(np.stack(columns, axis=1), y, folds, pd.DataFrame(rows), metric, pos_label, X, groups)
+    predictions = np.stack(columns, axis=1)
+    best = study.best_trial.number
+    if best not in numbers_:
+        warnings.warn(f"study.best_trial (trial {best}) recorded no predictions; BBC corrects the CV winner among the "
+                      "trials that did", stacklevel=2)
+    objective = np.array([row["objective"] for row in rows if row["status"] == "ok"], np.float64)
+    return _from_matrix(predictions, y, folds, pd.DataFrame(rows), metric, pos_label, X, groups,
+                        winner_rule=_objective_rule(objective, predictions),
+                        chosen=numbers_.index(best) if best in numbers_ else None,
+                        chosen_by=f"study.best_trial (trial {best})")
 
 # %% ../nbs/10_adapters.ipynb #60b9e37d
-SEP = "::"
-
-
 def _read_table(table) -> pd.DataFrame:
     "A DataFrame as is, or a CSV/Parquet file read with a message that names the file when it fails."
     if isinstance(table, pd.DataFrame):
@@ -345,21 +782,36 @@ def _read_table(table) -> pd.DataFrame:
                          f"{str(error).splitlines()[0][:200]})") from None
 
 # %% ../nbs/10_adapters.ipynb #f4076a1d
+META = ("ciauto_metric", "ciauto_winner_rule", "ciauto_group")  # columns to_oof writes beside the predictions
+
+
 def _target_from(frame, y):
     "y as a column name, two (time, event) column names, or one value per row; and the columns it used."
     if isinstance(y, str):
         if y not in frame.columns:
             raise ValueError(f"y: the table has no column {y!r} (columns: {list(frame.columns)[:10]})")
         return frame[y].to_numpy(), [y]
-    if isinstance(y, list) and all(isinstance(c, str) for c in y):
+    if isinstance(y, (list, tuple)) and all(isinstance(c, str) for c in y):
         if len(y) != 2 or any(c not in frame.columns for c in y):
             raise ValueError(f"y: a time-to-event target is two columns (time, event) of the table, got {y!r}")
-        return frame[y].to_numpy(np.float64), list(y)
+        for c in y:
+            values = pd.to_numeric(frame[c], errors="coerce").to_numpy(np.float64)
+            if not np.isfinite(values).all():
+                i = int(np.argmax(~np.isfinite(values)))
+                raise ValueError(f"y: column {c!r} has {frame[c].iloc[i]!r} at row {frame.index[i]!r}; time and "
+                                 "event must be finite numbers")
+        return frame[list(y)].to_numpy(np.float64), list(y)
     return as_array(y, "y"), []
 
 
+def _is_pairs(fold) -> bool:
+    "A list of (train, test) pairs."
+    return (isinstance(fold, (list, tuple)) and len(fold) > 0
+            and all(isinstance(p, (list, tuple)) and len(p) == 2 and np.ndim(p[0]) == 1 for p in fold))
+
+
 def _fold_from(frame, fold):
-    "Fold ids as a column name, one value per row, or None; and the columns used."
+    "Fold ids as a column name, one value per row, (train, test) pairs, a splitter, or None; and the columns used."
     if fold is None:
         return None, []
     if isinstance(fold, str):
@@ -367,7 +819,45 @@ def _fold_from(frame, fold):
             raise ValueError(f"fold: the table has no column {fold!r}; pass fold=None for a table without fold ids "
                              "(BBC works without them, BBC-F does not)")
         return frame[fold].to_numpy(), [fold]
+    if _is_pairs(fold):
+        return [(np.asarray(train), np.asarray(test)) for train, test in fold], []
+    if hasattr(fold, "split"):
+        return fold, []
     return np.asarray(fold), []
+
+
+def _group_from(frame, groups):
+    "Group labels as a column name or one value per row, or None; and the columns used."
+    if groups is None:
+        return None, []
+    if isinstance(groups, str):
+        if groups not in frame.columns:
+            raise ValueError(f"groups: the table has no column {groups!r} (columns: {list(frame.columns)[:10]})")
+        return frame[groups].to_numpy(), [groups]
+    return as_array(groups, "groups"), []
+
+
+def _plain(value):
+    "A numpy scalar as the Python value it holds (for messages)."
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _finite_block(frame, columns, row_ids, what="configuration column", owners=None) -> np.ndarray:
+    """The columns as floats; a non-number, NaN or inf is refused, naming the column and the row (and, in the long
+    layout, the row's configuration `owners[i]`)."""
+    out = np.empty((len(frame), len(columns)))
+    for j, col in enumerate(columns):
+        values = pd.to_numeric(frame[col], errors="coerce").to_numpy(np.float64)
+        bad = ~np.isfinite(values)
+        if bad.any():
+            i = int(np.argmax(bad))
+            owner = "" if owners is None else f" of configuration {_plain(owners[i])!r}"
+            raise ValueError(f"{what} {col!r} has {_plain(frame[col].iloc[i])!r} at row {_plain(row_ids[i])!r}{owner} "
+                             f"({int(bad.sum())} "
+                             "such row(s)); every prediction must be a finite number (a configuration that failed "
+                             "on some rows has no complete out-of-fold predictions: leave it out)")
+        out[:, j] = values
+    return out
 
 # %% ../nbs/10_adapters.ipynb #e6136934
 def _class_blocks(columns, labels) -> dict:
@@ -384,85 +874,176 @@ def _class_blocks(columns, labels) -> dict:
     return {name: [by_label[label] for label in expected] for name, by_label in blocks.items()}
 
 
-def _wide(frame, y, fold, configurations):
-    "(predictions, y, folds, names) of a wide table."
+def _check_names(names, what):
+    "Refuse names that are equal as text (1 and '1'): one of them would be lost."
+    seen = {}
+    for name in names:
+        first = seen.get(str(name), seen)
+        seen[str(name)] = name
+        if first is not seen:
+            raise ValueError(f"{what}: {first!r} and {name!r} are the same name as text; rename one"
+                             if repr(first) != repr(name) else f"{what}: {name!r} appears twice; rename one")
+
+
+def _wide(frame, y, fold, configurations, groups):
+    "(predictions, y, folds, groups, names) of a wide table."
+    _check_names(list(frame.columns), "the table's columns")
     target, y_cols = _target_from(frame, y)
     folds, fold_cols = _fold_from(frame, fold)
-    columns = list(configurations) if configurations else [c for c in frame.columns if c not in y_cols + fold_cols]
+    group_values, group_cols = _group_from(frame, groups)
+    reserved = {**{c: "the target" for c in y_cols}, **{c: "the fold ids" for c in fold_cols},
+                **{c: "the groups" for c in group_cols}, **{c: "written by to_oof" for c in META}}
+    if configurations is not None:
+        columns = [configurations] if isinstance(configurations, str) else list(configurations)
+        clash = [c for c in columns if c in reserved]
+        if clash:
+            raise ValueError(f"configurations: {clash[0]!r} is {reserved[clash[0]]}, not a configuration's "
+                             "predictions")
+    else:
+        if fold is None and "fold" in frame.columns:
+            raise ValueError("fold=None, but the table has a 'fold' column, which would be scored as a "
+                             "configuration: pass fold='fold' to use it, or configurations=[...] to name the "
+                             "prediction columns")
+        columns = [c for c in frame.columns if c not in reserved]
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise ValueError(f"configurations: the table has no column(s) {missing[:5]}")
     if not columns:
         raise ValueError("the table has no prediction columns besides the target and the folds")
+    _check_names(columns, "configurations")
+    block = _finite_block(frame, columns, frame.index)
     if any(SEP in str(c) for c in columns):
         blocks = _class_blocks(columns, np.unique(target))
-        return (np.stack([frame[cols].to_numpy(np.float64) for cols in blocks.values()], axis=1), target, folds,
-                list(blocks))
-    return frame[columns].to_numpy(np.float64), target, folds, [str(c) for c in columns]
+        position = {c: j for j, c in enumerate(columns)}
+        return (np.stack([block[:, [position[c] for c in cols]] for cols in blocks.values()], axis=1), target,
+                folds, group_values, list(blocks))
+    return block, target, folds, group_values, [str(c) for c in columns]
 
 # %% ../nbs/10_adapters.ipynb #bea46b76
-def _long(frame, y, fold, row, configuration, prediction, repeat):
-    "(predictions, y, folds, names) of a long table; repeats are averaged and then leave no fold ids."
+def _long(frame, y, fold, row, configuration, prediction, repeat, groups):
+    "(predictions, y, folds, groups, names) of a long table; repeats are averaged and then leave no fold ids."
     for what, col in (("row", row), ("configuration", configuration)):
         if col not in frame.columns:
             raise ValueError(f"{what}: the long table has no column {col!r} (columns: {list(frame.columns)[:10]})")
+    _check_names(list(frame.columns), "the table's columns")
     value_cols = ([prediction] if prediction in frame.columns
                   else [c for c in frame.columns if str(c).startswith(f"{prediction}{SEP}")])
     if not value_cols:
         raise ValueError(f"prediction: the long table has no column {prediction!r} (nor {prediction}{SEP}<class> "
                          "columns of class scores)")
+    if repeat is not None and repeat not in frame.columns:
+        raise ValueError(f"repeat: the long table has no column {repeat!r} (columns: {list(frame.columns)[:10]})")
     keys = [row, configuration] + ([repeat] if repeat is not None else [])
     if frame.duplicated(keys).any():
         raise ValueError(f"the long table has several rows for one ({', '.join(keys)}); with repeated "
                          "cross-validation (e.g. AutoGluon's repeated bagging) name the repeat column: repeat=...")
+    _check_names(list(pd.unique(frame[configuration])), "configuration")
+    if frame[row].isna().any():
+        raise ValueError(f"row: column {row!r} has a missing row id")
+    values = _finite_block(frame, value_cols, frame[row].to_numpy(), "prediction column",
+                           frame[configuration].to_numpy())
     frame = frame.assign(**{configuration: frame[configuration].astype(str)})
     names = list(pd.unique(frame[configuration]))
+    # every row's target (and fold, and group) must be the same in all its configurations' rows
+    per_row_cols = [c for c in ([y] if isinstance(y, str) else list(y) if isinstance(y, (list, tuple)) else [])
+                    + ([fold] if isinstance(fold, str) and repeat is None else [])
+                    + ([groups] if isinstance(groups, str) else []) if c in frame.columns]
+    if per_row_cols:
+        varying = frame.groupby(row, sort=False)[per_row_cols].nunique(dropna=False).max(axis=1) > 1
+        if varying.any():
+            bad = varying.index[np.argmax(varying.to_numpy())]
+            cols = frame.loc[frame[row] == bad, per_row_cols]
+            col = next(c for c in per_row_cols if cols[c].nunique(dropna=False) > 1)
+            raise ValueError(f"row {_plain(bad)!r} has {col!r} = {sorted(map(_plain, pd.unique(cols[col])))} in different "
+                             f"configurations' rows; a row's {col!r} must be the same for every configuration")
     row_ids = np.sort(pd.unique(frame[row]))
     per_row = frame.drop_duplicates(row).set_index(row).loc[row_ids]
     target, _ = _target_from(per_row, y)
+    group_values, _ = _group_from(per_row, groups) if isinstance(groups, str) else (groups, [])
     folds = None
     if repeat is None:
         folds, _ = _fold_from(per_row, fold)
-    values = frame.groupby([configuration, row], sort=False)[value_cols].mean()  # the mean over repeats
-    matrix = np.stack([values.loc[name].reindex(row_ids).to_numpy(np.float64) for name in names], axis=1)
+    means = pd.DataFrame(values, columns=value_cols).assign(**{configuration: frame[configuration].to_numpy(),
+                                                                row: frame[row].to_numpy()})
+    means = means.groupby([configuration, row], sort=False)[value_cols].mean()  # the mean over repeats
+    matrix = np.stack([means.loc[name].reindex(row_ids).to_numpy(np.float64) for name in names], axis=1)
     if np.isnan(matrix).any():
-        raise ValueError("the long table lacks a prediction for some (row, configuration) pair; every configuration "
-                         "needs an out-of-fold prediction for every row")
+        c, i = np.argwhere(np.isnan(matrix).any(axis=2).T)[0]
+        raise ValueError(f"the long table lacks a prediction for row {row_ids[i]!r} of configuration {names[c]!r}; "
+                         "every configuration needs an out-of-fold prediction for every row")
     if len(value_cols) == 1:
-        return matrix[:, :, 0], target, folds, names
+        return matrix[:, :, 0], target, folds, group_values, names
     labels = [str(c).partition(SEP)[2] for c in value_cols]
-    return matrix[:, :, [labels.index(str(label)) for label in np.unique(target)]], target, folds, names
+    return (matrix[:, :, [labels.index(str(label)) for label in np.unique(target)]], target, folds, group_values,
+            names)
 
 # %% ../nbs/10_adapters.ipynb #908f0f46
+def _meta(frame, column):
+    "The one value of a metadata column to_oof wrote (None when absent)."
+    if column not in frame.columns:
+        return None
+    values = pd.unique(frame[column].dropna())
+    if len(values) != 1:
+        raise ValueError(f"column {column!r} (written by to_oof) must hold one value, got {list(values)[:5]}")
+    return values[0]
+
+
 def from_oof(table,  # a DataFrame, or the path of a CSV or Parquet file, in the wide or long layout
              *, y="y",  # target: a column name, two (time, event) column names, or one value per row
-             fold="fold",  # fold-id column name, one id per row, a list of (train, test) pairs, or None
+             fold="fold",  # fold-id column name, one id per row, a list of (train, test) pairs, a splitter, or None
              layout: str = "wide",  # "wide" (a column per configuration) or "long" (a row per row × configuration)
-             configurations=None,  # wide: the prediction columns (default: all but the target and fold columns)
-             metric=None,  # metric of the predictions (default: inferred from y and the predictions' shape)
+             configurations=None,  # wide: the prediction columns (default: all but the target, fold and group columns)
+             metric=None,  # registry name, Metric or callable (see ciauto.metrics.get_metric); default: the table's ciauto_metric column, else inferred from y and the predictions
              pos_label=None,  # positive label of a binary y (default: the greater label)
              row: str = "row",  # long: the row-id column
              configuration: str = "configuration",  # long: the configuration-name column
              prediction: str = "prediction",  # long: the prediction column (or the prefix of per-class columns)
              repeat=None,  # long: the repeat column of a repeated cross-validation (predictions are averaged)
+             groups=None,  # group label per row (patient, site): a column name or one value per row; default: the table's ciauto_group column
+             time=None,  # time-to-event: the time column (with event=; instead of y)
+             event=None,  # time-to-event: the event column, 1 = observed, 0 = censored (with time=)
+             winner_rule=None,  # "fold_mean" or "pooled"; default: the table's ciauto_winner_rule, else "fold_mean" with folds
             ) -> CVTResult:  # folds None when the table has none (BBC only)
-    "Out-of-fold predictions of a wide or long table as a CVTResult."
+    """Out-of-fold predictions of a wide or long table as a CVTResult. The metadata columns `to_oof` writes
+    (`ciauto_metric`, `ciauto_winner_rule`, `ciauto_group`) are read back when the arguments leave them open."""
     check_choice(layout, "layout", ("wide", "long"))
+    if (time is None) != (event is None):
+        raise ValueError("time and event go together: pass both column names (time=..., event=...) or neither")
+    if time is not None:
+        if y != "y":
+            raise ValueError("pass either y= or time= and event=, not both")
+        y = [time, event]
     frame = _read_table(table)
+    metric = _meta(frame, "ciauto_metric") if metric is None else metric
+    if isinstance(metric, str) and metric not in METRICS and "ciauto_metric" in frame.columns:
+        raise ValueError(f"the table's ciauto_metric column names {metric!r}, which is not a registry metric; pass "
+                         "metric= (the Metric the predictions were scored with)")
+    groups = ("ciauto_group" if "ciauto_group" in frame.columns else None) if groups is None else groups
+    winner_rule = _meta(frame, "ciauto_winner_rule") if winner_rule is None else winner_rule
+    if winner_rule is not None:
+        check_choice(winner_rule, "winner_rule", WINNER_RULES)
     if layout == "wide":
-        predictions, target, folds, names = _wide(frame, y, fold, configurations)
+        predictions, target, folds, group_values, names = _wide(frame, y, fold, configurations, groups)
     else:
-        predictions, target, folds, names = _long(frame, y, fold, row, configuration, prediction, repeat)
+        predictions, target, folds, group_values, names = _long(frame, y, fold, row, configuration, prediction,
+                                                                repeat, groups)
+    if folds is None and winner_rule == "fold_mean" and "ciauto_winner_rule" not in frame.columns:
+        raise ValueError("winner_rule='fold_mean' needs fold ids; this table has none (fold=None): use 'pooled'")
     configs = pd.DataFrame({"name": names, "family": "", "hyperparameters": [{} for _ in names], "status": "ok"})
-    return _from_matrix(predictions, target, folds, configs, metric, pos_label)
+    return _from_matrix(predictions, target, folds, configs, metric, pos_label, groups=group_values,
+                        winner_rule=winner_rule or "fold_mean")
 
 # %% ../nbs/10_adapters.ipynb #d75676b9
 def to_oof(result,  # a CVTResult
            layout: str = "wide",  # "wide" or "long", as from_oof reads them
            path=None,  # write the table there too: .parquet/.pq as Parquet, anything else as CSV
           ) -> pd.DataFrame:  # the table, with the original class labels in the target column
-    "A CVTResult's out-of-fold predictions as the wide or long table `from_oof` reads."
+    """A CVTResult's out-of-fold predictions as the wide or long table `from_oof` reads, with the metric, the winner
+    rule (and the groups, if any) in the columns `ciauto_metric`, `ciauto_winner_rule` (and `ciauto_group`), so that
+    `from_oof` gives back the same result and `bbc` the same estimate."""
     check_choice(layout, "layout", ("wide", "long"))
+    if not all(hasattr(result, a) for a in ("predictions", "y", "configurations", "classes")):
+        raise TypeError(f"result must be a CVTResult, got {type(result).__name__}")
     ok = result.configurations[result.configurations["status"] == "ok"].sort_values("column")
     names = ok["name"].astype(str).tolist()
     n, P = len(result.y), result.predictions
@@ -470,6 +1051,10 @@ def to_oof(result,  # a CVTResult
              pd.DataFrame({"y": result.y if result.classes is None else np.asarray(result.classes)[result.y]}))
     if result.folds is not None:
         frame["fold"] = result.folds
+    if getattr(result, "groups", None) is not None:
+        frame["ciauto_group"] = result.groups
+    frame["ciauto_metric"] = getattr(result, "metric_name", result.metric)  # a custom Metric: its name
+    frame["ciauto_winner_rule"] = getattr(result, "winner_rule", "fold_mean")
     classes = [] if P.ndim == 2 else [str(c) for c in result.classes]
     if layout == "wide":
         columns = names if P.ndim == 2 else [f"{m}{SEP}{k}" for m in names for k in classes]
@@ -509,7 +1094,11 @@ def wide_table(per_configuration: dict,  # {configuration name: Series or DataFr
     y = as_array(y, "y")
     labels = np.unique(y)
     columns = {}
+    if fold is not None and len(fold) != len(y):
+        raise ValueError(f"fold has {len(fold)} values but y has {len(y)}")
     for name, values in per_configuration.items():
+        if len(values) != len(y):
+            raise ValueError(f"configuration {name!r} has {len(values)} predictions but y has {len(y)} rows")
         if not isinstance(values, pd.DataFrame):
             columns[str(name)] = np.asarray(values)
             continue
