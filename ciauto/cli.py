@@ -22,14 +22,15 @@ from . import __version__
 
 # %% auto #0
 __all__ = ['QUIET_HELP', 'BBC_METHODS', 'REPORT_HINT', 'BBC_FIELDS', 'CONFORMAL_METHODS', 'CONFORMAL_COLUMNS', 'SUBGROUP_METRICS',
-           'LONG_COLUMNS', 'COMMANDS', 'INPUT_OPTIONS', 'OUTPUT_OPTIONS', 'Report', 'json_safe', 'json_text', 'integer',
-           'probability', 'output_file', 'preview', 'read_csv', 'check_input_file', 'add_estimate_arguments',
-           'add_bootstrap_arguments', 'is_continuous', 'match_label', 'as_written', 'numeric_column', 'complete_column',
-           'identifier_columns', 'load_table', 'run_cvt', 'captured_warnings', 'run_bbc', 'bbc_groups', 'bbc_table',
-           'describe_cvt', 'bbc_record', 'options_record', 'estimate_record', 'save_plot', 'run_estimate',
-           'add_conformal_arguments', 'load_scores', 'run_conformal', 'add_subgroups_arguments', 'example_scored_table',
-           'round_numbers', 'run_subgroups', 'add_bbc_arguments', 'bbc_target_options', 'detect_layout',
-           'check_oof_table', 'oof_result', 'below_chance', 'run_bbc_command', 'build_parser', 'check_paths', 'main']
+           'LONG_COLUMNS', 'COMMANDS', 'INPUT_OPTIONS', 'OUTPUT_OPTIONS', 'OPTION_NAMES', 'Report', 'json_safe',
+           'json_text', 'integer', 'probability', 'output_file', 'preview', 'read_csv', 'check_input_file',
+           'add_estimate_arguments', 'add_bootstrap_arguments', 'is_continuous', 'match_label', 'as_written',
+           'numeric_column', 'complete_column', 'identifier_columns', 'load_table', 'run_cvt', 'captured_warnings',
+           'run_bbc', 'bbc_groups', 'bbc_table', 'describe_cvt', 'bbc_record', 'options_record', 'estimate_record',
+           'save_plot', 'run_estimate', 'add_conformal_arguments', 'load_scores', 'run_conformal',
+           'add_subgroups_arguments', 'example_scored_table', 'round_numbers', 'run_subgroups', 'add_bbc_arguments',
+           'bbc_target_options', 'detect_layout', 'check_oof_table', 'check_label', 'check_bootstraps', 'oof_result',
+           'below_chance', 'run_bbc_command', 'build_parser', 'check_paths', 'as_options', 'main']
 
 # %% ../nbs/09_cli.ipynb #2eed20ef
 @dataclass
@@ -401,7 +402,11 @@ def load_table(data: str | None, # --data: a CSV file, or None for the embedded 
     target = frame.columns[-1] if target is None else target
     if target not in frame.columns:
         raise ValueError(f"--target {target!r} is not a column of {data}; its columns are {preview(frame.columns)}")
-    X, y = frame.drop(columns=[target]), frame[target]
+    y = complete_column(frame, target, f"--data {data}", "--target")
+    if y.nunique() < 2:
+        raise ValueError(f"--data {data}: the target column {target!r} holds a single value "
+                         f"({as_written(y.iloc[0])}); at least two classes (or values) are needed")
+    X = frame.drop(columns=[target])
     if X.shape[1] == 0:
         raise ValueError(f"--data {data}: has no feature columns besides the target {target!r}")
     ids = [] if keep_id_columns else identifier_columns(X)
@@ -602,6 +607,7 @@ def run_estimate(args: argparse.Namespace, # the parsed `estimate` options
                 ) -> Report:
     "`ciauto estimate`: CVT of the default configurations, then BBC/BBC-F of the winner."
     notes = []
+    check_bootstraps(args)
     result, source = run_cvt(args, notes)
     runs = run_bbc(result, args, notes)
     table = bbc_table(runs)
@@ -778,6 +784,8 @@ def run_subgroups(args: argparse.Namespace, # the parsed `subgroups` options
         frame, label, score, source = read_csv(args.data, "--data", notes), args.label, args.score, args.data
         positive = args.positive
     where = f"--data {args.data}" if args.data else source
+    if label == score:
+        raise ValueError(f"--label and --score name the same column {label!r}; the score is the classifier's output")
     complete_column(frame, label, where, "--label")
     complete_column(frame, score, where, "--score")
     numeric_column(frame, score, where)
@@ -786,6 +794,9 @@ def run_subgroups(args: argparse.Namespace, # the parsed `subgroups` options
     if positive is None and not set(labels.tolist()) <= {0, 1, True, False}:
         raise ValueError(f"--label {label!r} holds {preview(sorted(labels, key=str))}, not 0/1: name the positive "
                          "class with --positive")
+    if args.min_support > len(frame):
+        raise ValueError(f"--min-support {args.min_support} exceeds the {len(frame)} rows of {where}: no subgroup "
+                         "can qualify")
     with captured_warnings(notes):
         result = find_subgroups(frame, label=label, score=score, metric=args.metric, mode=args.mode,
                                 depth=args.depth, min_support=args.min_support, top_k=args.top_k,
@@ -893,6 +904,12 @@ def check_oof_table(frame, # the table read by `read_csv`
 
     for option, column in columns.items():
         complete_column(frame, column, where, option)
+    for option in ("--time", "--event"):
+        if option in columns:
+            numeric_column(frame, columns[option], where, what="times" if option == "--time" else "events")
+    if "--groups" in columns and frame[columns["--groups"]].nunique() < 2:
+        raise ValueError(f"{where}: --groups column {columns['--groups']!r} holds a single group; the cluster "
+                         "bootstrap resamples groups and needs at least 2")
     hint = ("; is this a long-layout file (one row per sample and configuration)? give --layout long"
             if layout == "wide" else "")
     if layout == "long":
@@ -909,6 +926,10 @@ def check_oof_table(frame, # the table read by `read_csv`
                              f"{preview(rows, limit=5)}; the long layout needs one value per row")
         return []
     predictions = [c for c in frame.columns if c not in set(columns.values())]
+    unnamed = [i + 1 for i, c in enumerate(frame.columns) if str(c).startswith("Unnamed: ") and c in predictions]
+    if unnamed:
+        raise ValueError(f"{where}: column {unnamed[0]} has no name in the header (a saved row index, as pandas' "
+                         "to_csv writes without index=False?); remove it, or name it if it is a configuration")
     if not predictions:
         raise ValueError(f"{where}: no prediction column besides {preview(repr(c) for c in columns.values())}")
     for column in predictions:
@@ -919,6 +940,45 @@ def check_oof_table(frame, # the table read by `read_csv`
     if not finite.all():
         numeric_column(frame, predictions[int(np.argmin(finite))], where)
     return predictions
+
+
+def check_label(frame, # the checked table
+                label: str, # the label column
+                args: argparse.Namespace, # the parsed `bbc` options (--metric, --positive)
+                single_score: bool, # one score column per configuration (no per-class columns)
+                where: str, # "--predictions FILE" (for messages)
+               ) -> str | None: # a note for a target read as regression, else None
+    """Refuse a label the predictions cannot be scored against as they are laid out: a single value, `--positive`
+    on a continuous target, several classes with one score column per configuration (it would be scored as r² of
+    the class codes)."""
+    values = frame[label]
+    distinct = values.nunique()
+    if distinct < 2:
+        raise ValueError(f"{where}: --label column {label!r} holds a single value ({as_written(values.iloc[0])}); "
+                         "both classes are needed")
+    continuous = is_continuous(values)
+    if continuous and args.positive is not None:
+        raise ValueError(f"--positive applies to class labels, but --label {label!r} holds {distinct} distinct "
+                         "numbers (a regression target)")
+    if not continuous and distinct > 2 and single_score and args.metric is None:
+        classes = sorted(values.unique(), key=str)
+        raise ValueError(f"{where}: --label {label!r} holds {distinct} classes ({preview(map(as_written, classes))}) "
+                         "but each configuration has one score column; a multiclass table has one column per "
+                         f"configuration and class, named CONFIGURATION::CLASS (e.g. 'model::{classes[0]}') and "
+                         "holding that class's probability (long layout: columns prediction::CLASS)")
+    if continuous and args.metric is None:
+        return (f"--label {label!r} holds {distinct} distinct numbers: scored as a regression target with r2 "
+                "(choose another metric with --metric)")
+    return None
+
+
+def check_bootstraps(args: argparse.Namespace, # options with --bootstraps
+                    ) -> None:
+    """Refuse, before any file is read or model fitted, a number of bootstraps whose arrays alone (the distribution,
+    the seeds and the winners: about 32 bytes per bootstrap) would exceed the memory limit."""
+    from ciauto._checks import check_memory
+
+    check_memory(32.0 * args.bootstraps, f"--bootstraps {args.bootstraps}")
 
 
 def oof_result(frame, # the checked table
@@ -979,8 +1039,11 @@ def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
     "`ciauto bbc`: BBC/BBC-F of the CV winner of a table of out-of-fold predictions."
     notes = []
     target = bbc_target_options(args)  # option checks first: no file read, no heavy import
+    check_bootstraps(args)
     where = f"--predictions {args.predictions}"
     frame = read_csv(args.predictions, "--predictions", notes)
+    import pandas as pd  # read_csv imported it
+
     layout, note = detect_layout(frame, args.layout, where)
     notes += [note] if note else []
     fold = args.fold
@@ -991,13 +1054,24 @@ def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
     columns = {f"--{k}": v for k, v in target.items()}
     columns.update({o: v for o, v in (("--fold", fold), ("--groups", args.groups)) if v is not None})
     predictions = check_oof_table(frame, layout, columns, where)
+    if "label" in target:
+        single_score = (predictions and not any("::" in str(c) for c in predictions)) or "prediction" in frame.columns
+        note = check_label(frame, target["label"], args, single_score, where)
+        notes += [note] if note else []
+    if fold is not None and not pd.api.types.is_integer_dtype(frame[fold]):
+        frame[fold] = pd.factorize(frame[fold], sort=True)[0]  # fold names ("f1", "A") as ids 0..F-1
+    ids = identifier_columns(frame[predictions]) if predictions else []
+    if ids:
+        notes.append(f"warning: column(s) {preview(repr(c) for c in ids)} hold consecutive integers, one per row, like "
+                     "a row id, and are scored as configurations; remove them if they are not predictions")
     pos_label = None if "label" not in target else match_label(frame[target["label"]], args.positive)
     with captured_warnings(notes):
         try:
             result = oof_result(frame, **target, fold=fold, groups=args.groups, layout=layout, metric=args.metric,
                                 pos_label=pos_label, configurations=predictions or None)
         except (ValueError, TypeError) as error:
-            raise type(error)(f"{where}: {error}") from None
+            option = f"--metric {args.metric}" if str(error).startswith("unknown metric") else where
+            raise type(error)(f"{option}: {error}") from None
     warning = below_chance(result)
     notes += [warning] if warning else []
     runs = run_bbc(result, args, notes)
@@ -1066,9 +1140,21 @@ def check_paths(args: argparse.Namespace, # the parsed options
                                  "give another file name")
 
 
+OPTION_NAMES = {  # a library argument named in an error message -> the option the user typed
+    "n_folds": "--folds", "pos_label": "--positive", "n_bootstraps": "--bootstraps", "confidence_level": "--confidence",
+    "n_simulations": "--simulations", "delta": "--delta", "tpr_level": "--tpr", "min_support": "--min-support",
+    "top_k": "--top-k", "size_weight": "--size-weight", "balance_weight": "--balance-weight", "n_jobs": "--jobs"}
+
+
+def as_options(message: str, # a library's error message
+              ) -> str: # the message with the library's argument names replaced by the command's options
+    "Speak of `--folds` where the library says `n_folds`: the user typed the option, not the argument."
+    return re.sub(r"(?<![-\w])(" + "|".join(OPTION_NAMES) + r")(?!\w)", lambda m: OPTION_NAMES[m[1]], message)
+
+
 def _one_line(error: BaseException, limit: int = 600) -> str:
-    "An exception's message on one line of bounded length."
-    message = " ".join(str(error).split()) or type(error).__name__
+    "An exception's message on one line of bounded length, in the command's option names."
+    message = as_options(" ".join(str(error).split())) or type(error).__name__
     return message if len(message) <= limit else message[:limit - 3] + "..."
 
 
@@ -1082,7 +1168,10 @@ def main(argv: list[str] | None = None, # the arguments (default: sys.argv[1:])
         report = run(args)
         saved = report.save(args.output) if getattr(args, "output", None) else None
     except (ValueError, TypeError, OSError) as error:
-        print(f"ciauto {args.command}: error: {_one_line(error)}", file=sys.stderr)
+        message = _one_line(error)
+        if message.startswith("unknown metric") and getattr(args, "metric", None):
+            message = f"--metric {args.metric}: {message}"
+        print(f"ciauto {args.command}: error: {message}", file=sys.stderr)
         return 2
     except Exception as error:  # a library's failure: one line, the traceback only on request
         if os.environ.get("CIAUTO_DEBUG"):
