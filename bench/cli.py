@@ -126,6 +126,7 @@ def main(argv=None):
         cases["ciauto bbc --predictions missing.csv"] = (["-c", CLI, "bbc", "--predictions", str(work / "none.csv")],
                                                          after)
         cases["floor: import numpy, pandas, numba"] = (["-c", "import numpy, pandas, numba"], after)
+        cases["import ciauto.cvt (scikit-learn, joblib, ...)"] = (["-c", "import ciauto.cvt"], after)
         cases[f"floor: read + ciauto.bbc on arrays, B={boots}"] = (["-c", FLOOR, str(table), boots], after)
     if args.before:
         old = extract(args.before, work / "before")
