@@ -22,15 +22,16 @@ from . import __version__
 
 # %% auto #0
 __all__ = ['QUIET_HELP', 'BBC_METHODS', 'REPORT_HINT', 'BBC_FIELDS', 'CONFORMAL_METHODS', 'CONFORMAL_COLUMNS', 'SUBGROUP_METRICS',
-           'LONG_COLUMNS', 'COMMANDS', 'INPUT_OPTIONS', 'OUTPUT_OPTIONS', 'OPTION_NAMES', 'Report', 'json_safe',
-           'json_text', 'integer', 'probability', 'output_file', 'preview', 'read_csv', 'check_input_file',
+           'LONG_COLUMNS', 'META_PREFIX', 'COMMANDS', 'INPUT_OPTIONS', 'OUTPUT_OPTIONS', 'OPTION_NAMES', 'Report',
+           'json_safe', 'json_text', 'integer', 'probability', 'output_file', 'preview', 'read_csv', 'check_input_file',
            'add_estimate_arguments', 'add_bootstrap_arguments', 'is_continuous', 'match_label', 'as_written',
            'numeric_column', 'complete_column', 'identifier_columns', 'load_table', 'run_cvt', 'captured_warnings',
            'run_bbc', 'bbc_groups', 'bbc_table', 'describe_cvt', 'bbc_record', 'options_record', 'estimate_record',
            'save_plot', 'run_estimate', 'add_conformal_arguments', 'load_scores', 'run_conformal',
            'add_subgroups_arguments', 'example_scored_table', 'round_numbers', 'run_subgroups', 'add_bbc_arguments',
-           'bbc_target_options', 'detect_layout', 'check_oof_table', 'check_label', 'check_bootstraps', 'oof_result',
-           'below_chance', 'run_bbc_command', 'build_parser', 'check_paths', 'as_options', 'main']
+           'table_metadata', 'bbc_target_options', 'detect_layout', 'check_oof_table', 'check_label',
+           'check_bootstraps', 'oof_result', 'below_chance', 'run_bbc_command', 'build_parser', 'check_paths',
+           'as_options', 'main']
 
 # %% ../nbs/09_cli.ipynb #2eed20ef
 @dataclass
@@ -469,7 +470,8 @@ def run_bbc(result, # the CVTResult
         raise ValueError("--method bbc-f needs fold ids: the predictions have no fold column (see --fold)")
     for name in [args.method] if args.method else [m for m in BBC_METHODS if has_folds or m == "bbc"]:
         start = time.perf_counter()
-        rule = {} if has_folds else {"winner_rule": "pooled"}  # without folds the winner is the best on all rows
+        # the rule that chose the winner (recorded in the result); without folds the winner is the best on all rows
+        rule = {"winner_rule": getattr(result, "winner_rule", None) or "fold_mean" if has_folds else "pooled"}
         with captured_warnings(notes):
             estimate = bbc(result, method=BBC_METHODS[name], n_bootstraps=args.bootstraps,
                            confidence_level=args.confidence, alternative=args.alternative, random_state=args.seed,
@@ -857,6 +859,27 @@ def add_bbc_arguments(parser: argparse.ArgumentParser, # the `bbc` subparser
 
 # %% ../nbs/09_cli.ipynb #03d2ecbf
 LONG_COLUMNS = ("row", "configuration", "prediction")  # from_oof's default column names in the long layout
+META_PREFIX = "ciauto_"  # to_oof's metadata columns (ciauto_metric, ciauto_winner_rule, ciauto_group): not predictions
+
+
+def table_metadata(frame, # the table read by `read_csv`
+                   args: argparse.Namespace, # the parsed `bbc` options
+                   where: str, # "--predictions FILE" (for messages)
+                  ) -> dict: # {"metric", "groups", "winner_rule"}: the options, else what the table records
+    """What `to_oof` wrote beside the predictions, where the options leave it open: the metric, the group column
+    and the rule that chose the winner. Each column must hold one value (the group column one per row)."""
+    recorded = {}
+    for key in ("metric", "winner_rule"):
+        column = META_PREFIX + key
+        if column in frame.columns:
+            values = frame[column].dropna().unique()
+            if len(values) != 1:
+                raise ValueError(f"{where}: column {column!r} must hold one value, got {preview(values)}")
+            recorded[key] = str(values[0])
+    return {"metric": args.metric if args.metric is not None else recorded.get("metric"),
+            "groups": args.groups if args.groups is not None else
+            (META_PREFIX + "group" if META_PREFIX + "group" in frame.columns else None),
+            "winner_rule": recorded.get("winner_rule")}
 
 
 def bbc_target_options(args: argparse.Namespace, # the parsed `bbc` options
@@ -925,7 +948,7 @@ def check_oof_table(frame, # the table read by `read_csv`
             raise ValueError(f"{where}: column {column!r} differs between the configurations of row(s) "
                              f"{preview(rows, limit=5)}; the long layout needs one value per row")
         return []
-    predictions = [c for c in frame.columns if c not in set(columns.values())]
+    predictions = [c for c in frame.columns if c not in set(columns.values()) and not str(c).startswith(META_PREFIX)]
     unnamed = [i + 1 for i, c in enumerate(frame.columns) if str(c).startswith("Unnamed: ") and c in predictions]
     if unnamed:
         raise ValueError(f"{where}: column {unnamed[0]} has no name in the header (a saved row index, as pandas' "
@@ -991,10 +1014,11 @@ def oof_result(frame, # the checked table
                metric: str | None = None, # --metric
                pos_label=None, # the positive label as stored in the table
                configurations: list | None = None, # wide: the prediction columns (all others are not configurations)
+               winner_rule: str | None = None, # the rule that chose the winner, when the table records it
               ):
     """`ciauto.adapters.from_oof` on the columns the options name. The one place that knows which arguments this
-    version of from_oof takes: time=/event= and groups= where it has them; else the (time, event) pair as y and the
-    groups set on the CVTResult."""
+    version of from_oof takes: time=/event=, groups= and winner_rule= where it has them; else the (time, event)
+    pair as y, and the groups and the winner rule set on the CVTResult."""
     import dataclasses
     import inspect
 
@@ -1010,12 +1034,15 @@ def oof_result(frame, # the checked table
         options.update(time=time, event=event)
     else:
         options["y"] = [time, event]
-    if groups is not None and "groups" in takes:
-        options["groups"] = groups
+    for key, value in (("groups", groups), ("winner_rule", winner_rule)):
+        if value is not None and key in takes:
+            options[key] = value
     result = from_oof(frame, **options)
     if groups is not None and "groups" not in takes:
         per_row = frame if layout == "wide" else frame.drop_duplicates("row").set_index("row").sort_index()
         result = dataclasses.replace(result, groups=per_row[groups].to_numpy())
+    if winner_rule is not None and "winner_rule" not in takes:
+        result = dataclasses.replace(result, winner_rule=winner_rule)
     return result
 
 
@@ -1046,17 +1073,21 @@ def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
 
     layout, note = detect_layout(frame, args.layout, where)
     notes += [note] if note else []
+    meta = table_metadata(frame, args, where)
+    if meta["groups"] is not None and args.groups is None:
+        notes.append(f"{where}: groups from its column {meta['groups']!r} (as to_oof writes them)")
     fold = args.fold
     if fold is None:
         fold = "fold" if "fold" in frame.columns else None
         if fold is None:
             notes.append(f"{where}: no fold column 'fold': BBC only (BBC-F needs folds; name one with --fold)")
     columns = {f"--{k}": v for k, v in target.items()}
-    columns.update({o: v for o, v in (("--fold", fold), ("--groups", args.groups)) if v is not None})
+    columns.update({o: v for o, v in (("--fold", fold), ("--groups", meta["groups"])) if v is not None})
     predictions = check_oof_table(frame, layout, columns, where)
     if "label" in target:
         single_score = (predictions and not any("::" in str(c) for c in predictions)) or "prediction" in frame.columns
-        note = check_label(frame, target["label"], args, single_score, where)
+        note = check_label(frame, target["label"], argparse.Namespace(**{**vars(args), "metric": meta["metric"]}),
+                           single_score, where)
         notes += [note] if note else []
     if fold is not None and not pd.api.types.is_integer_dtype(frame[fold]):
         frame[fold] = pd.factorize(frame[fold], sort=True)[0]  # fold names ("f1", "A") as ids 0..F-1
@@ -1067,10 +1098,11 @@ def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
     pos_label = None if "label" not in target else match_label(frame[target["label"]], args.positive)
     with captured_warnings(notes):
         try:
-            result = oof_result(frame, **target, fold=fold, groups=args.groups, layout=layout, metric=args.metric,
-                                pos_label=pos_label, configurations=predictions or None)
+            result = oof_result(frame, **target, fold=fold, groups=meta["groups"], layout=layout,
+                                metric=meta["metric"], pos_label=pos_label, configurations=predictions or None,
+                                winner_rule=meta["winner_rule"] if fold is not None else None)
         except (ValueError, TypeError) as error:
-            option = f"--metric {args.metric}" if str(error).startswith("unknown metric") else where
+            option = f"--metric {meta['metric']}" if str(error).startswith("unknown metric") else where
             raise type(error)(f"{option}: {error}") from None
     warning = below_chance(result)
     notes += [warning] if warning else []
@@ -1079,21 +1111,25 @@ def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
     n_cfg = result.predictions.shape[1]
     level = f"{100 * args.confidence:g}% {args.alternative}"
     positive = getattr(result, "pos_label", None)
-    n_groups = None if args.groups is None else len(set(frame[args.groups]))
+    n_groups = None if meta["groups"] is None else len(set(frame[meta["groups"]]))
+    rule = runs[0][1]  # every run corrects the same winner, chosen by the recorded rule
+    how = ("its mean over folds" if getattr(result, "winner_rule", "fold_mean") == "fold_mean" else
+           "its value on all rows pooled")
     target_text = (f"target (time {args.time!r}, event {args.event!r})" if args.time else
                    f"label {target['label']!r}" + (f", positive class {as_written(positive)}" if positive is not None
                                                    else ""))
     lines = [f"predictions: {args.predictions} ({layout}); {len(result.y)} rows, {n_cfg} configurations"
              + (f", {result.n_folds} folds" if fold else ", no folds")
-             + (f", {n_groups} groups in {args.groups!r}" if n_groups else "") + f"; {target_text}",
-             f"winner: {result.winner_name}",
-             f"apparent {result.metric} of the winner: {result.apparent:.4f} (its mean over folds; the best of "
-             f"{n_cfg}, so optimistic)" if fold else f"winner chosen on all rows (no folds): {result.winner_name}",
+             + (f", {n_groups} groups in {meta['groups']!r}" if n_groups else "") + f"; {target_text}",
+             f"winner: {rule.winner_name}",
+             f"apparent {result.metric} of the winner: {rule.apparent:.4f} ({how}; the best of {n_cfg}, so "
+             "optimistic)" if fold else f"winner chosen on all rows (no folds): {rule.winner_name}",
              "", f"bias-corrected {result.metric} of the winner ({args.bootstraps} bootstraps, {level} interval):",
              table.to_string(float_format=lambda v: f"{v:.4f}"), REPORT_HINT]
     record = {**options_record(args), "layout": layout, "n_rows": int(len(result.y)), "metric": result.metric,
-              "positive": positive, "n_groups": n_groups, "winner": result.winner_name,
-              "winner_column": int(result.winner), "configurations": result.configurations["name"].tolist(),
+              "positive": positive, "n_groups": n_groups, "winner": rule.winner_name,
+              "winner_column": int(rule.winner), "winner_rule": getattr(result, "winner_rule", None) if fold else "pooled",
+              "configurations": result.configurations["name"].tolist(),
               "bbc": bbc_record(runs)}
     return Report("\n".join(lines), record, table, notes)
 
