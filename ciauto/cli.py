@@ -1112,7 +1112,7 @@ def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
     level = f"{100 * args.confidence:g}% {args.alternative}"
     positive = getattr(result, "pos_label", None)
     n_groups = None if meta["groups"] is None else len(set(frame[meta["groups"]]))
-    rule = runs[0][1]  # every run corrects the same winner, chosen by the recorded rule
+    corrected = runs[0][1]  # every run corrects the same winner, chosen by the recorded rule
     how = ("its mean over folds" if getattr(result, "winner_rule", "fold_mean") == "fold_mean" else
            "its value on all rows pooled")
     target_text = (f"target (time {args.time!r}, event {args.event!r})" if args.time else
@@ -1121,14 +1121,14 @@ def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
     lines = [f"predictions: {args.predictions} ({layout}); {len(result.y)} rows, {n_cfg} configurations"
              + (f", {result.n_folds} folds" if fold else ", no folds")
              + (f", {n_groups} groups in {meta['groups']!r}" if n_groups else "") + f"; {target_text}",
-             f"winner: {rule.winner_name}",
-             f"apparent {result.metric} of the winner: {rule.apparent:.4f} ({how}; the best of {n_cfg}, so "
-             "optimistic)" if fold else f"winner chosen on all rows (no folds): {rule.winner_name}",
+             f"winner: {corrected.winner_name}",
+             f"apparent {result.metric} of the winner: {corrected.apparent:.4f} ({how}; the best of {n_cfg}, so "
+             "optimistic)" if fold else f"winner chosen on all rows (no folds): {corrected.winner_name}",
              "", f"bias-corrected {result.metric} of the winner ({args.bootstraps} bootstraps, {level} interval):",
              table.to_string(float_format=lambda v: f"{v:.4f}"), REPORT_HINT]
     record = {**options_record(args), "layout": layout, "n_rows": int(len(result.y)), "metric": result.metric,
-              "positive": positive, "n_groups": n_groups, "winner": rule.winner_name,
-              "winner_column": int(rule.winner), "winner_rule": getattr(result, "winner_rule", None) if fold else "pooled",
+              "positive": positive, "n_groups": n_groups, "winner": corrected.winner_name,
+              "winner_column": int(corrected.winner), "winner_rule": getattr(result, "winner_rule", None) if fold else "pooled",
               "configurations": result.configurations["name"].tolist(),
               "bbc": bbc_record(runs)}
     return Report("\n".join(lines), record, table, notes)
