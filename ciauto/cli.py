@@ -432,6 +432,10 @@ def run_cvt(args: argparse.Namespace, # the parsed `estimate` options
         raise ValueError(f"--positive applies to class labels, but the target {y.name!r} is continuous ({y.nunique()} "
                          f"distinct numbers, e.g. {preview(y.dropna().unique()[:3])}): it is treated as regression")
     positive = match_label(y, args.positive)
+    counts = y.value_counts()
+    if task == "classification" and counts.min() < 2:
+        raise ValueError(f"{source}: the class {as_written(counts.idxmin())} of the target has {counts.min()} row; "
+                         "cross-validation needs at least 2 rows of every class")
     with captured_warnings(notes):
         result = cross_validate_configurations(X, y, default_configurations(args.grid, task=task), n_folds=args.folds,
                                                metric=args.metric, random_state=args.seed, n_jobs=args.jobs,
