@@ -1,72 +1,159 @@
-"""How fast the `ciauto` command answers when there is no work: `--help`, `--version`, `SUB --help`.
+"""How fast the `ciauto` command answers: without work (`--help`, `--version`, `SUB --help`, a missing file) and
+with the work of issue 26, `ciauto bbc --predictions` on a 500 × 50 table of out-of-fold predictions.
 
 Each case is a fresh Python process (what a person typing the command waits for), timed against the reference
-`python -c "import numpy"` measured in the same run, interleaved so that machine load hits both alike. Also timed:
-importing the heavy stack the subcommands use (what `--help` cost when the CLI imported it at the top), and one
-small `ciauto estimate` run, to show how the cost grows once there is work.
+`python -c "import numpy"` measured in the same run, interleaved round by round so that machine load hits every case
+alike. Beside the full `ciauto bbc` call: the floor of any path that reads a table and bootstraps with numba (python,
+numpy, pandas, numba and `ciauto.bbc`, with `bbc` called on the arrays, no adapters), so the distance to the floor is
+visible. `--before REF` also times the same `ciauto bbc` call on another git revision of the package (extracted with
+`git archive` into a temporary folder): before and after in one run. `--imports` prints, from one
+`python -X importtime` run of the bbc path, which ciauto module line pulls in scikit-learn, scipy, pandas and numba,
+with the milliseconds each costs.
 
-Run from the repo root: `python bench/cli.py` (15 rounds) or `python bench/cli.py --quick` (3 rounds of the help
-cases only).
-Prints the median seconds of each case and its ratio to `import numpy`.
+Run from the repo root: `python bench/cli.py --before main --imports` (15 rounds), or `--quick` (3 rounds of the
+help cases and one small bbc call; what the test suite runs). Prints the median seconds of each case and its ratio
+to `import numpy`.
 """
 import argparse
 import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).parents[1]
-ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), MPLBACKEND="Agg")
 CLI = "import sys; from ciauto.cli import main; sys.exit(main(sys.argv[1:]))"
-CASES = {  # name -> command (each in a fresh interpreter)
-    "python -c 'import numpy' (reference)": [sys.executable, "-c", "import numpy"],
-    "python -c 'pass' (interpreter start)": [sys.executable, "-c", "pass"],
-    "ciauto --help": [sys.executable, "-c", CLI, "--help"],
-    "ciauto --version": [sys.executable, "-c", CLI, "--version"],
-    "ciauto estimate --help": [sys.executable, "-c", CLI, "estimate", "--help"],
-    "ciauto subgroups --help": [sys.executable, "-c", CLI, "subgroups", "--help"],
+REFERENCE = "python -c 'import numpy' (reference)"
+HELP_CASES = {  # name -> arguments of `python` (each in a fresh interpreter)
+    REFERENCE: ["-c", "import numpy"],
+    "python -c 'pass' (interpreter start)": ["-c", "pass"],
+    "ciauto --help": ["-c", CLI, "--help"],
+    "ciauto --version": ["-c", CLI, "--version"],
+    "ciauto estimate --help": ["-c", CLI, "estimate", "--help"],
+    "ciauto subgroups --help": ["-c", CLI, "subgroups", "--help"],
 }
-HEAVY = {  # not in --quick: seconds each
-    "import of the subcommands' stack": [sys.executable, "-c",
-                                         "import ciauto.cvt, ciauto.bbc, ciauto.conformal, ciauto.subgroups"],
-}
+FLOOR = """import sys
+import numpy as np, pandas as pd
+from ciauto.bbc import bbc
+frame = pd.read_csv(sys.argv[1])
+P = frame.drop(columns=["y", "fold"]).to_numpy(np.float64)
+for method in ("pooled", "folds"):
+    bbc(P, frame["y"].to_numpy(), frame["fold"].to_numpy(), method=method, n_bootstraps=int(sys.argv[2]), random_state=0)
+"""
 
 
-def _run(command) -> float:
+def write_table(path: Path, n: int = 500, c: int = 50, seed: int = 0) -> Path:
+    "A wide out-of-fold table: label y (0/1), 5 folds, c configurations of varying skill."
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    P = y[:, None] * rng.uniform(0.2, 1.0, c) + rng.normal(size=(n, c))
+    frame = pd.DataFrame(P.round(6), columns=[f"model_{j}" for j in range(c)])
+    frame.insert(0, "fold", np.arange(n) % 5)
+    frame.insert(0, "y", y)
+    frame.to_csv(path, index=False)
+    return path
+
+
+def extract(ref: str, into: Path) -> Path:
+    "The `ciauto` package of git revision `ref`, extracted into `into` (a folder to put on PYTHONPATH)."
+    into.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(["git", "archive", ref, "ciauto"], cwd=ROOT, check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def environment(root: Path) -> dict:
+    return dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""), MPLBACKEND="Agg")
+
+
+def _run(arguments, env) -> float:
     start = time.perf_counter()
-    subprocess.run(command, env=ENV, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run([sys.executable, *arguments], env=env, cwd=ROOT, check=False, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
     return time.perf_counter() - start
+
+
+def import_chains(table: Path, env: dict, targets=("sklearn", "scipy", "pandas", "numba")) -> list:
+    """From one `python -X importtime` run of `ciauto bbc`: for each target package, the chain of modules from the
+    ciauto module that first imports it down to it, with the cumulative milliseconds of each link."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", CLI, "bbc", "--predictions", str(table),
+                           "--bootstraps", "100", "--quiet"], env=env, cwd=ROOT, capture_output=True, text=True)
+    rows = []  # (depth, name, cumulative µs) in importtime's order: children before their parent
+    for line in done.stderr.splitlines():
+        if not line.startswith("import time:") or "cumulative" in line:
+            continue
+        _, cumulative, name = line.split("|")
+        rows.append(((len(name) - len(name.lstrip())) // 2, name.strip(), int(cumulative)))
+    lines = []
+    for target in targets:
+        first = next((i for i, (_, name, _) in enumerate(rows) if name == target), None)
+        if first is None:
+            lines.append(f"{target}: not imported")
+            continue
+        chain, depth = [rows[first]], rows[first][0]
+        for d, name, cumulative in rows[first + 1:]:  # the parent: the next row one level up
+            if d == depth - 1:
+                chain.append((d, name, cumulative))
+                depth = d
+        chain.reverse()
+        lines.append(" -> ".join(f"{name} ({cumulative / 1000:.0f} ms)" for _, name, cumulative in chain))
+    return lines
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="3 rounds, without the heavy import and the estimate run")
+    parser.add_argument("--quick", action="store_true", help="3 rounds of the help cases and a small bbc call")
     parser.add_argument("--rounds", type=int, default=15, help="timed rounds of every case (default 15)")
+    parser.add_argument("--before", metavar="REF", help="also time `ciauto bbc` on this git revision (e.g. main)")
+    parser.add_argument("--imports", action="store_true", help="print which imports the bbc path pays for")
+    parser.add_argument("--bootstraps", type=int, default=1000, help="B of the bbc cases (default 1000)")
     args = parser.parse_args(argv)
     rounds = 3 if args.quick else args.rounds
-    cases = dict(CASES)
-    if not args.quick:  # work: 6 configurations x 3 folds on 200 rows of credit-g, 200 bootstraps
-        cases.update(HEAVY)
-        cases["ciauto estimate (200 rows, 3 folds, B=200)"] = [
-            sys.executable, "-c", "import sys, tempfile; from ciauto.datasets import load_dataset; "
-            "from ciauto.cli import main; X, y = load_dataset('credit-g'); p = tempfile.mktemp(suffix='.csv'); "
-            "X.assign(label=y).sample(200, random_state=0).to_csv(p, index=False); "
-            "sys.exit(main(['estimate', '--data', p, '--folds', '3', '--bootstraps', '200', '--jobs', '1', '--quiet']))"]
-    for command in cases.values():  # warm the file-system cache and numba's on-disk cache
-        _run(command)
+    work = Path(tempfile.mkdtemp(prefix="ciauto-bench-cli-"))
+    table = write_table(work / "oof.csv", *((100, 10) if args.quick else (500, 50)))
+    shape = "100 x 10" if args.quick else "500 x 50"
+    boots = "100" if args.quick else str(args.bootstraps)
+    bbc_call = ["-c", CLI, "bbc", "--predictions", str(table), "--bootstraps", boots, "--quiet"]
+    after = environment(ROOT)
+    cases = {name: (arguments, after) for name, arguments in HELP_CASES.items()}
+    cases[f"ciauto bbc, {shape}, B={boots}"] = (bbc_call, after)
+    if not args.quick:
+        cases["ciauto bbc --predictions missing.csv"] = (["-c", CLI, "bbc", "--predictions", str(work / "none.csv")],
+                                                         after)
+        cases["floor: import numpy, pandas, numba"] = (["-c", "import numpy, pandas, numba"], after)
+        cases["import ciauto.cvt (scikit-learn, joblib, ...)"] = (["-c", "import ciauto.cvt"], after)
+        cases[f"floor: read + ciauto.bbc on arrays, B={boots}"] = (["-c", FLOOR, str(table), boots], after)
+    if args.before:
+        old = extract(args.before, work / "before")
+        cases[f"before ({args.before}): ciauto bbc, {shape}, B={boots}"] = (bbc_call, environment(old))
+    for arguments, env in cases.values():  # warm the file-system cache and numba's on-disk cache
+        _run(arguments, env)
     times = {name: [] for name in cases}
     for _ in range(rounds):
-        for name, command in cases.items():  # interleaved: load affects every case alike
-            times[name].append(_run(command))
-    reference = statistics.median(times["python -c 'import numpy' (reference)"])
-    print(f"{'case':<46}{'median s':>10}{'ratio to import numpy':>24}")
+        for name, (arguments, env) in cases.items():  # interleaved: load affects every case alike
+            times[name].append(_run(arguments, env))
+    reference = statistics.median(times[REFERENCE])
+    print(f"{'case':<58}{'median s':>10}{'ratio to import numpy':>24}")
     for name, values in times.items():
         median = statistics.median(values)
-        print(f"{name:<46}{median:>10.3f}{median / reference:>23.2f}x")
+        print(f"{name:<58}{median:>10.3f}{median / reference:>23.2f}x")
     help_ratio = statistics.median(times["ciauto --help"]) / reference
     print(f"\nratio ciauto --help / import numpy: {help_ratio:.2f} (goal: <= about 3) over {rounds} rounds")
+    if args.before:
+        now = statistics.median(times[f"ciauto bbc, {shape}, B={boots}"])
+        then = statistics.median(times[f"before ({args.before}): ciauto bbc, {shape}, B={boots}"])
+        print(f"ratio ciauto bbc after / before ({args.before}): {now / then:.2f} ({now:.3f} s vs {then:.3f} s)")
+    if args.imports:
+        print("\nwho imports what on the bbc path (cumulative ms, one -X importtime run):")
+        for line in import_chains(table, after):
+            print("  " + line)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"\nload average at the end: {load:.1f} on {os.cpu_count()} cores")
 
 
 if __name__ == "__main__":

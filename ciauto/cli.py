@@ -9,6 +9,7 @@ import argparse
 import contextlib
 import csv
 import json
+import math
 import os
 import re
 import sys
@@ -20,13 +21,17 @@ from pathlib import Path
 from . import __version__
 
 # %% auto #0
-__all__ = ['BBC_METHODS', 'REPORT_HINT', 'BBC_FIELDS', 'CONFORMAL_METHODS', 'CONFORMAL_COLUMNS', 'SUBGROUP_METRICS', 'COMMANDS',
-           'Report', 'integer', 'probability', 'output_file', 'preview', 'read_csv', 'add_estimate_arguments',
-           'add_bootstrap_arguments', 'is_continuous', 'match_label', 'identifier_columns', 'load_table', 'run_cvt',
-           'captured_warnings', 'pooled_apparent', 'run_bbc', 'bbc_table', 'describe_cvt', 'bbc_record',
-           'options_record', 'estimate_record', 'save_plot', 'run_estimate', 'add_conformal_arguments', 'load_scores',
-           'run_conformal', 'add_subgroups_arguments', 'example_scored_table', 'round_numbers', 'run_subgroups',
-           'add_bbc_arguments', 'run_bbc_command', 'build_parser', 'main']
+__all__ = ['QUIET_HELP', 'BBC_METHODS', 'REPORT_HINT', 'BBC_FIELDS', 'CONFORMAL_METHODS', 'CONFORMAL_COLUMNS', 'SUBGROUP_METRICS',
+           'LONG_COLUMNS', 'META_PREFIX', 'COMMANDS', 'INPUT_OPTIONS', 'OUTPUT_OPTIONS', 'OPTION_NAMES', 'Report',
+           'json_safe', 'json_text', 'integer', 'probability', 'output_file', 'preview', 'read_csv', 'check_input_file',
+           'add_estimate_arguments', 'add_bootstrap_arguments', 'is_continuous', 'match_label', 'as_written',
+           'numeric_column', 'complete_column', 'identifier_columns', 'load_table', 'run_cvt', 'captured_warnings',
+           'run_bbc', 'bbc_groups', 'bbc_table', 'describe_cvt', 'bbc_record', 'options_record', 'estimate_record',
+           'save_plot', 'run_estimate', 'add_conformal_arguments', 'load_scores', 'run_conformal',
+           'add_subgroups_arguments', 'example_scored_table', 'round_numbers', 'run_subgroups', 'add_bbc_arguments',
+           'table_metadata', 'bbc_target_options', 'detect_layout', 'check_oof_table', 'check_label',
+           'check_bootstraps', 'oof_result', 'below_chance', 'run_bbc_command', 'build_parser', 'check_paths',
+           'as_options', 'main']
 
 # %% ../nbs/09_cli.ipynb #2eed20ef
 @dataclass
@@ -41,17 +46,41 @@ class Report:
              ) -> str:
         "Write the record (`.json`) or the table (`.csv`) to `path`; returns the line to print."
         if path.lower().endswith(".json"):
-            Path(path).write_text(json.dumps(self.record, indent=2, default=_plain) + "\n")
+            Path(path).write_text(json_text(self.record) + "\n")
         else:
             self.table.to_csv(path)
         return f"saved to {path}"
 
 
 def _plain(value):
-    "JSON fallback for numpy scalars and arrays, and anything else as its text."
+    "A numpy scalar or array as the Python value or list it holds; anything else that JSON lacks as its text."
     if hasattr(value, "tolist"):
         return value.tolist()
     return str(value)
+
+
+def json_safe(value, # a record: dicts, lists, numbers, numpy values, text
+             ): # the same structure with plain Python values, None in place of NaN and ±inf
+    "`value` with numpy values made plain and every NaN or ±inf, at any depth, replaced by None (JSON's null)."
+    if isinstance(value, dict):
+        return {str(k) if not isinstance(k, (str, int, float, bool)) and k is not None else k: json_safe(v)
+                for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+        return json_safe(value.tolist())
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+def json_text(record: dict, # what to write
+             ) -> str: # strict JSON: no NaN, Infinity or -Infinity (they become null)
+    "The record as indented, strict JSON, which every JSON reader accepts."
+    return json.dumps(json_safe(record), indent=2, allow_nan=False)
+
 
 # %% ../nbs/09_cli.ipynb #936cdcf6
 def integer(minimum: int | None = None, # smallest allowed value (None: no bound)
@@ -131,15 +160,10 @@ def read_csv(path: str, # the file name as the user gave it
              option: str, # the option that named it, e.g. "--data" (used in messages)
              notes: list | None = None, # receives one-line notes (encoding, delimiter)
             ):
-    "A CSV file as a pandas DataFrame, or a ValueError/FileNotFoundError in one line naming `option` and the file."
-    import pandas as pd
-
+    """A CSV file as a pandas DataFrame, or a ValueError/FileNotFoundError in one line naming `option` and the file.
+    The file's existence and its header are checked before pandas is imported."""
     where = f"{option} {path}"
-    file = Path(path)
-    if not file.exists():
-        raise FileNotFoundError(f"{where}: no such file")
-    if file.is_dir():
-        raise ValueError(f"{where}: is a folder, not a CSV file")
+    file = check_input_file(path, option)
     head = file.read_bytes()[:65536]
     if not head.strip():
         raise ValueError(f"{where}: the file is empty")
@@ -157,6 +181,10 @@ def read_csv(path: str, # the file name as the user gave it
     delimiter = _sniff_delimiter(sample)
     if delimiter != "," and notes is not None:
         notes.append(f"{where}: columns separated by {delimiter!r}")
+    with open(file, "rb") as stream:  # the whole header line: the 64 KiB sample may cut a wide one short
+        _check_header(stream.readline().decode(encoding, errors="replace"), delimiter, where)
+    import pandas as pd
+
     try:
         frame = pd.read_csv(file, sep=delimiter, encoding=encoding)
     except pd.errors.ParserError as error:
@@ -169,6 +197,40 @@ def read_csv(path: str, # the file name as the user gave it
     if len(frame) == 0:
         raise ValueError(f"{where}: has a header ({preview(frame.columns)}) but no rows")
     return _decimal_commas(frame) if delimiter == ";" else frame
+
+def check_input_file(path: str, # the file name as the user gave it
+                     option: str, # the option that named it (for the message)
+                    ) -> Path:
+    "The path of an existing file, or FileNotFoundError/ValueError naming the option and the file (no heavy import)."
+    file = Path(path)
+    if not file.exists():
+        raise FileNotFoundError(f"{option} {path}: no such file")
+    if file.is_dir():
+        raise ValueError(f"{option} {path}: is a folder, not a CSV file")
+    return file
+
+
+def _check_header(line: str, delimiter: str, where: str) -> None:
+    "Refuse a header line that names a column twice (pandas would silently rename the second one 'name.1')."
+    first = next(csv.reader([line.strip("\r\n\ufeff")], delimiter=delimiter), [])
+    names = [name.strip() for name in first]
+    seen, twice = set(), []
+    for name in names:
+        if name in seen and name not in twice:
+            twice.append(name)
+        seen.add(name)
+    if twice and not all(_is_number(name) for name in names):  # a file of bare numbers has no header
+        raise ValueError(f"{where}: the header names the column(s) {preview(repr(n) for n in twice)} more than once; "
+                         "give every column its own name")
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
 
 # %% ../nbs/09_cli.ipynb #6a677077
 def add_estimate_arguments(parser: argparse.ArgumentParser, # the `estimate` subparser
@@ -198,9 +260,12 @@ def add_estimate_arguments(parser: argparse.ArgumentParser, # the `estimate` sub
                      help="save the configurations' CV performance and the bootstrap distributions")
     out.add_argument("--output", metavar="FILE.json|FILE.csv", type=output_file(".json", ".csv"),
                      help="save every number (JSON) or the BBC table (CSV)")
-    out.add_argument("--quiet", action="store_true", help="no progress bar")
+    out.add_argument("--quiet", action="store_true", help=QUIET_HELP)
 
 # %% ../nbs/09_cli.ipynb #9850f160
+QUIET_HELP = "no progress bar and no informational notes (warnings and errors still print)"
+
+
 def add_bootstrap_arguments(parser: argparse.ArgumentParser, # the `estimate` or `bbc` subparser
                            ) -> None:
     "Declare the BBC/BBC-F options (method, bootstraps, confidence, alternative)."
@@ -238,6 +303,64 @@ def match_label(y, # the target column
         if str(label) == text:
             return label
     raise ValueError(f"{option} {text!r} is not a label of the target; its labels are {preview(labels)}")
+
+# %% ../nbs/09_cli.ipynb #f2d2a4bd
+def as_written(label, # a class label, possibly a numpy scalar
+              ) -> str: # text labels quoted ('bad'), numbers and booleans as written (1, 2.5, True)
+    "A label for messages and reports: as the CSV wrote it, not numpy's repr."
+    if hasattr(label, "item"):
+        label = label.item()
+    return repr(label) if isinstance(label, str) else str(label)
+
+
+def _lines_of(mask) -> str:
+    "The file lines (header = line 1) of the rows where `mask` holds, bounded."
+    import numpy as np
+
+    rows = np.flatnonzero(np.asarray(mask))
+    return ("line " if len(rows) == 1 else "lines ") + preview(rows + 2, limit=5)
+
+
+def numeric_column(frame, # the table read by `read_csv`
+                   column: str, # the column that must hold finite numbers
+                   where: str, # the option and file, e.g. "--predictions oof.csv"
+                   what: str = "scores", # what the column holds, for the message
+                   hint: str = "", # appended to the message for text in the column
+                  ): # float64 numpy array
+    "A column as finite float64 numbers, or a ValueError naming the file, the column and the lines."
+    import numpy as np
+    import pandas as pd
+
+    values = frame[column]
+    numbers = pd.to_numeric(values, errors="coerce")
+    text = numbers.isna() & values.notna()
+    if text.any():
+        first, line, more = values[text].iloc[0], int(np.argmax(text.to_numpy())) + 2, int(text.sum()) - 1
+        raise ValueError(f"{where}: column {column!r} holds text ({first!r} on line {line}"
+                         + (f", and {more} more line(s)" if more else "") + f") where {what} must be numbers{hint}")
+    array = numbers.to_numpy(np.float64)
+    bad = ~np.isfinite(array)
+    if bad.any():
+        kind = "missing" if np.isnan(array[bad]).all() else "missing or infinite"
+        raise ValueError(f"{where}: column {column!r} has {int(bad.sum())} {kind} value(s) ({_lines_of(bad)}); "
+                         f"every row needs finite {what}")
+    return array
+
+
+def complete_column(frame, # the table read by `read_csv`
+                    column: str, # a label, fold or group column
+                    where: str, # the option and file
+                    option: str, # the option that named the column, e.g. "--label"
+                   ):
+    "The column (a pandas Series) after checking that it exists and has no missing value, naming the lines."
+    if column not in frame.columns:
+        raise ValueError(f"{option} {column!r} is not a column of {where.split(' ', 1)[-1]}; its columns are "
+                         f"{preview(frame.columns)}")
+    values = frame[column]
+    if values.isna().any():
+        raise ValueError(f"{where}: {option} column {column!r} has {int(values.isna().sum())} missing value(s) "
+                         f"({_lines_of(values.isna())})")
+    return values
 
 # %% ../nbs/09_cli.ipynb #5070ef58
 def identifier_columns(X, # the feature table (pandas DataFrame)
@@ -280,12 +403,16 @@ def load_table(data: str | None, # --data: a CSV file, or None for the embedded 
     target = frame.columns[-1] if target is None else target
     if target not in frame.columns:
         raise ValueError(f"--target {target!r} is not a column of {data}; its columns are {preview(frame.columns)}")
-    X, y = frame.drop(columns=[target]), frame[target]
+    y = complete_column(frame, target, f"--data {data}", "--target")
+    if y.nunique() < 2:
+        raise ValueError(f"--data {data}: the target column {target!r} holds a single value "
+                         f"({as_written(y.iloc[0])}); at least two classes (or values) are needed")
+    X = frame.drop(columns=[target])
     if X.shape[1] == 0:
         raise ValueError(f"--data {data}: has no feature columns besides the target {target!r}")
     ids = [] if keep_id_columns else identifier_columns(X)
     if ids:
-        notes.append(f"dropped {len(ids)} identifier-like column(s) (every value different): {preview(ids)}; "
+        notes.append(f"warning: dropped {len(ids)} identifier-like column(s) (every value different): {preview(ids)}; "
                      "--keep-id-columns keeps them")
         X = X.drop(columns=ids)
         if X.shape[1] == 0:
@@ -305,6 +432,10 @@ def run_cvt(args: argparse.Namespace, # the parsed `estimate` options
         raise ValueError(f"--positive applies to class labels, but the target {y.name!r} is continuous ({y.nunique()} "
                          f"distinct numbers, e.g. {preview(y.dropna().unique()[:3])}): it is treated as regression")
     positive = match_label(y, args.positive)
+    counts = y.value_counts()
+    if task == "classification" and counts.min() < 2:
+        raise ValueError(f"{source}: the class {as_written(counts.idxmin())} of the target has {counts.min()} row; "
+                         "cross-validation needs at least 2 rows of every class")
     with captured_warnings(notes):
         result = cross_validate_configurations(X, y, default_configurations(args.grid, task=task), n_folds=args.folds,
                                                metric=args.metric, random_state=args.seed, n_jobs=args.jobs,
@@ -330,15 +461,6 @@ def captured_warnings(notes: list, # receives "warning: <first line of the messa
 BBC_METHODS = {"bbc": "pooled", "bbc-f": "folds"}
 
 
-def pooled_apparent(result, # a CVTResult
-                   ) -> float: # the winner's metric on all N out-of-sample predictions at once
-    "The winner's cross-validated performance computed on the pooled out-of-sample predictions."
-    from ciauto.metrics import get_metric
-
-    metric = get_metric(result.metric)
-    return float(metric(result.y, result.predictions[:, result.winner]))
-
-
 def run_bbc(result, # the CVTResult
             args: argparse.Namespace, # the parsed `estimate` options
             notes: list, # receives one-line notes (warnings, zero-width intervals)
@@ -352,11 +474,13 @@ def run_bbc(result, # the CVTResult
         raise ValueError("--method bbc-f needs fold ids: the predictions have no fold column (see --fold)")
     for name in [args.method] if args.method else [m for m in BBC_METHODS if has_folds or m == "bbc"]:
         start = time.perf_counter()
-        rule = {} if has_folds else {"winner_rule": "pooled"}  # without folds the winner is the best on all rows
+        # the rule that chose the winner (recorded in the result); without folds the winner is the best on all rows
+        rule = {"winner_rule": getattr(result, "winner_rule", None) or "fold_mean" if has_folds else "pooled"}
         with captured_warnings(notes):
             estimate = bbc(result, method=BBC_METHODS[name], n_bootstraps=args.bootstraps,
                            confidence_level=args.confidence, alternative=args.alternative, random_state=args.seed,
-                           n_jobs=args.jobs, **rule)
+                           n_jobs=args.jobs, progress=not getattr(args, "quiet", False), **rule,
+                           **bbc_groups(result))
         runs.append((name, estimate, time.perf_counter() - start))
         if estimate.ci_low == estimate.ci_high:
             why = (f"with {result.n_folds} folds of about {len(result.y) // result.n_folds} rows the fold bootstrap "
@@ -367,20 +491,22 @@ def run_bbc(result, # the CVTResult
                          f"{estimate.ci_low:.4f}; {why}")
     return runs
 
+
+def bbc_groups(result, # the CVTResult
+              ) -> dict: # keyword arguments for `bbc`: {"groups": ...} when the result carries groups, else {}
+    """The groups `bbc` resamples (a cluster bootstrap), passed explicitly: `bbc(result)` of this version does not
+    read `CVTResult.groups` itself. Once it does, this returns {} (the one line to switch)."""
+    groups = getattr(result, "groups", None)
+    return {} if groups is None else {"groups": groups}
+
 # %% ../nbs/09_cli.ipynb #5101df5f
-def bbc_table(result, # the CVTResult
-              runs: list, # (name, BBCResult, seconds) from `run_bbc`
+def bbc_table(runs: list, # (name, BBCResult, seconds) from `run_bbc`
              ): # pandas DataFrame, one row per method
-    "One row per bootstrap method: apparent (same kind as the estimate), estimate, bias, interval, seconds."
+    "One row per bootstrap method: the BBCResult's apparent, estimate, bias and interval, and the seconds it took."
     import pandas as pd
 
-    pooled = pooled_apparent(result)
-    rows = []
-    for name, est, seconds in runs:
-        apparent = pooled if est.method == "pooled" else est.apparent
-        rows.append({"method": name.upper(), "apparent": apparent, "estimate": est.estimate,
-                     "bias": apparent - est.estimate, "ci_low": est.ci_low, "ci_high": est.ci_high,
-                     "seconds": seconds})
+    rows = [{"method": name.upper(), "apparent": est.apparent, "estimate": est.estimate, "bias": est.bias,
+             "ci_low": est.ci_low, "ci_high": est.ci_high, "seconds": seconds} for name, est, seconds in runs]
     return pd.DataFrame(rows).set_index("method")
 
 # %% ../nbs/09_cli.ipynb #ac3c874d
@@ -395,7 +521,7 @@ def describe_cvt(result, # the CVTResult
     if result.classes is None:
         classes = "a continuous target (regression)"
     elif len(result.classes) == 2:
-        classes = f"positive class {result.classes[1]!r} ({result.y.mean():.1%} of rows)"
+        classes = f"positive class {as_written(result.classes[1])} ({result.y.mean():.1%} of rows)"
     else:
         classes = f"{len(result.classes)} classes"
     n_cfg = result.predictions.shape[1]
@@ -412,8 +538,9 @@ def describe_cvt(result, # the CVTResult
 
 
 REPORT_HINT = ("Report BBC's estimate and interval (BBC-F's when computation matters: it is cheaper and close on "
-               "large data). 'apparent' is the winner's cross-validated value of the same kind as the estimate "
-               "(BBC: pooled over all rows, BBC-F: mean over folds); bias = apparent - estimate.")
+               "large data). 'apparent' is the winner's cross-validated value under the rule that selected it (the "
+               "mean over folds; with no folds, the value on all rows); bias = apparent - estimate, as ciauto.bbc "
+               "defines them.")
 
 # %% ../nbs/09_cli.ipynb #3f3d951b
 def _as_dict(obj, # a result object
@@ -430,12 +557,9 @@ BBC_FIELDS = ("method", "metric", "estimate", "ci_low", "ci_high", "confidence_l
 
 
 def bbc_record(runs: list, # (name, BBCResult, seconds) from `run_bbc`
-               table, # the printed BBC table (from `bbc_table`)
               ) -> dict: # method name -> its numbers
-    "Each method's result as a dict, with its seconds and the apparent value of the same kind as its estimate."
-    return {name.upper(): {**_as_dict(est, BBC_FIELDS), "seconds": seconds,
-                           "apparent_same_kind": float(table.loc[name.upper(), "apparent"])}
-            for name, est, seconds in runs}
+    "Each method's BBCResult as a dict (its own apparent and bias), with the seconds it took."
+    return {name.upper(): {**_as_dict(est, BBC_FIELDS), "seconds": seconds} for name, est, seconds in runs}
 
 
 def options_record(args: argparse.Namespace, # the parsed options
@@ -447,7 +571,6 @@ def options_record(args: argparse.Namespace, # the parsed options
 
 def estimate_record(result, # the CVTResult
                     runs: list, # (name, BBCResult, seconds) from `run_bbc`
-                    table, # the printed BBC table (from `bbc_table`)
                     source: str, # where the data came from (from `load_table`)
                     args: argparse.Namespace, # the parsed `estimate` options
                    ) -> dict: # JSON-serialisable
@@ -457,10 +580,11 @@ def estimate_record(result, # the CVTResult
             "classes": None if result.classes is None else [str(c) for c in result.classes],
             "metric": result.metric, "n_folds": result.n_folds,
             "winner": result.winner_name, "winner_column": int(result.winner),
-            "apparent_fold_mean": result.apparent, "apparent_pooled": pooled_apparent(result),
+            "positive": None if result.classes is None or len(result.classes) != 2 else result.classes[1],
+            "apparent": result.apparent, "winner_rule": getattr(result, "winner_rule", "fold_mean"),
             "configurations": [{"name": n, "status": s, "cv_score": None if s != "ok" else float(v)}
                                for n, s, v in zip(top["name"], top["status"], top["cv_score"])],
-            "bbc": bbc_record(runs, table)}
+            "bbc": bbc_record(runs)}
 
 # %% ../nbs/09_cli.ipynb #dd7f87db
 def save_plot(result, # the CVTResult
@@ -489,16 +613,17 @@ def run_estimate(args: argparse.Namespace, # the parsed `estimate` options
                 ) -> Report:
     "`ciauto estimate`: CVT of the default configurations, then BBC/BBC-F of the winner."
     notes = []
+    check_bootstraps(args)
     result, source = run_cvt(args, notes)
     runs = run_bbc(result, args, notes)
-    table = bbc_table(result, runs)
+    table = bbc_table(runs)
     level = f"{100 * args.confidence:g}% {args.alternative}"
     lines = describe_cvt(result, source, args.grid)
     lines += ["", f"bias-corrected {result.metric} of the winner ({args.bootstraps} bootstraps, {level} interval):",
               table.to_string(float_format=lambda v: f"{v:.4f}"), REPORT_HINT]
     if args.plot:
         lines.append(save_plot(result, runs, args.plot))
-    return Report("\n".join(lines), estimate_record(result, runs, table, source, args), table, notes)
+    return Report("\n".join(lines), estimate_record(result, runs, source, args), table, notes)
 
 # %% ../nbs/09_cli.ipynb #e5ab2746
 CONFORMAL_METHODS = ("simes", "dkwm", "asymptotic", "monte_carlo")  # as ciauto.conformal.METHODS (not imported: fast help)
@@ -522,6 +647,7 @@ def add_conformal_arguments(parser: argparse.ArgumentParser, # the `conformal` s
                         help="simulations of the Monte Carlo band (default 10000)")
     parser.add_argument("--output", metavar="FILE.json|FILE.csv", type=output_file(".json", ".csv"),
                         help="save every number (JSON) or the table (CSV)")
+    parser.add_argument("--quiet", action="store_true", help=QUIET_HELP)
 
 # %% ../nbs/09_cli.ipynb #49b9e33f
 def load_scores(path: str, # a CSV with a header row, or bare numbers one per line
@@ -545,15 +671,12 @@ def load_scores(path: str, # a CSV with a header row, or bare numbers one per li
                              f"{preview(frame.columns)}")
         scores = frame[column]
     else:
-        numeric = frame.select_dtypes("number").columns
+        numeric = frame.select_dtypes("number").columns if frame.shape[1] > 1 else frame.columns
         if len(numeric) != 1:
             raise ValueError(f"{option} {path} has {len(numeric)} numeric columns ({preview(numeric)}); name the "
                              "score column with --column")
         scores = frame[numeric[0]]
-    scores = pd.to_numeric(scores, errors="coerce")
-    if scores.isna().any():
-        raise ValueError(f"{option} {path}: {int(scores.isna().sum())} score(s) are missing or not numbers")
-    return scores.to_numpy(float)
+    return numeric_column(frame, scores.name, f"{option} {path}")
 
 # %% ../nbs/09_cli.ipynb #f4082224
 CONFORMAL_COLUMNS = {  # conformal_table's column -> the printed name (β = the TPR level, δ = the risk)
@@ -620,6 +743,7 @@ def add_subgroups_arguments(parser: argparse.ArgumentParser, # the `subgroups` s
                         help="parallel top-level branches (default: one search)")
     parser.add_argument("--output", metavar="FILE.json|FILE.csv", type=output_file(".json", ".csv"),
                         help="save every number (JSON) or the table (CSV)")
+    parser.add_argument("--quiet", action="store_true", help=QUIET_HELP)
 
 # %% ../nbs/09_cli.ipynb #ac4363ce
 def example_scored_table():
@@ -665,24 +789,34 @@ def run_subgroups(args: argparse.Namespace, # the parsed `subgroups` options
             raise ValueError(f"--data needs {' and '.join(missing)}")
         frame, label, score, source = read_csv(args.data, "--data", notes), args.label, args.score, args.data
         positive = args.positive
-    for option, column in [("--label", label), ("--score", score)]:
-        if column not in frame.columns:
-            raise ValueError(f"{option} {column!r} is not a column of {source}; its columns are "
-                             f"{preview(frame.columns)}")
+    where = f"--data {args.data}" if args.data else source
+    if label == score:
+        raise ValueError(f"--label and --score name the same column {label!r}; the score is the classifier's output")
+    complete_column(frame, label, where, "--label")
+    complete_column(frame, score, where, "--score")
+    numeric_column(frame, score, where)
     positive = match_label(frame[label], positive)
     labels = frame[label].dropna().unique()
     if positive is None and not set(labels.tolist()) <= {0, 1, True, False}:
         raise ValueError(f"--label {label!r} holds {preview(sorted(labels, key=str))}, not 0/1: name the positive "
                          "class with --positive")
+    if args.min_support > len(frame):
+        raise ValueError(f"--min-support {args.min_support} exceeds the {len(frame)} rows of {where}: no subgroup "
+                         "can qualify")
     with captured_warnings(notes):
         result = find_subgroups(frame, label=label, score=score, metric=args.metric, mode=args.mode,
                                 depth=args.depth, min_support=args.min_support, top_k=args.top_k,
                                 size_weight=args.size_weight, balance_weight=args.balance_weight,
                                 generalization_aware=args.generalization_aware, n_jobs=args.jobs, positive=positive)
+    if args.metric == "roc_auc" and result.baseline < 0.5:
+        other = next(v for v in labels if v != (1 if positive is None else positive))
+        notes.append(f"warning: roc_auc on all rows is {result.baseline:.4f}, below 0.5: the score ranks the class "
+                     f"{as_written(other)} higher. If it is a probability or score of {as_written(other)}, give "
+                     f"--positive {other}")
     table = subgroup_table(result)
     table["pattern"] = table["pattern"].map(round_numbers)
     head = (f"SubROC on {source}: {len(frame)} rows, label {label!r}"
-            + (f" (positive: {positive!r})" if positive is not None else "") + f", score {score!r}\n"
+            + (f" (positive: {as_written(positive)})" if positive is not None else "") + f", score {score!r}\n"
             f"{args.metric} on all rows: {result.baseline:.4f}; looking for subgroups where it is {args.mode} "
             f"(depth <= {args.depth}, >= {args.min_support} rows); {result.n_evaluated} subgroups evaluated in "
             f"{result.seconds:.3g} s")
@@ -706,11 +840,16 @@ def add_bbc_arguments(parser: argparse.ArgumentParser, # the `bbc` subparser
     data = parser.add_argument_group("out-of-fold predictions")
     data.add_argument("--predictions", required=True, metavar="FILE.csv",
                       help="out-of-fold predictions: wide (a column per configuration) or long")
-    data.add_argument("--layout", choices=["wide", "long"], default="wide",
-                      help="wide: one row per sample (default); long: one row per sample and configuration")
-    data.add_argument("--label", default="y", metavar="COL", help="the true label column (default 'y')")
-    data.add_argument("--fold", default="fold", metavar="COL",
-                      help="the fold id column (default 'fold'; without one, only BBC runs)")
+    data.add_argument("--layout", choices=["wide", "long"],
+                      help="wide: one row per sample; long: one row per sample and configuration, with columns row, "
+                      "configuration and prediction (default: detected from the columns)")
+    data.add_argument("--label", metavar="COL", help="the true label column (default 'y')")
+    data.add_argument("--time", metavar="COL", help="survival: the follow-up time column (with --event, instead of "
+                      "--label; the metric is then c_index)")
+    data.add_argument("--event", metavar="COL", help="survival: the event column (1 = observed, 0 = censored)")
+    data.add_argument("--fold", metavar="COL",
+                      help="the fold id column (default 'fold' when the file has one; without folds, only BBC runs)")
+    data.add_argument("--groups", metavar="COL", help="the group column (patient, site): BBC resamples whole groups")
     data.add_argument("--positive", metavar="LABEL", help="the positive class of a binary label, as written in the "
                       "file (default: the greater label, 1 for 0/1)")
     data.add_argument("--metric", help="the metric of the predictions (default: inferred from the labels)")
@@ -720,41 +859,282 @@ def add_bbc_arguments(parser: argparse.ArgumentParser, # the `bbc` subparser
                         help="parallel bootstrap chunks")
     parser.add_argument("--output", metavar="FILE.json|FILE.csv", type=output_file(".json", ".csv"),
                         help="save every number (JSON) or the BBC table (CSV)")
+    parser.add_argument("--quiet", action="store_true", help=QUIET_HELP)
 
 # %% ../nbs/09_cli.ipynb #03d2ecbf
+LONG_COLUMNS = ("row", "configuration", "prediction")  # from_oof's default column names in the long layout
+META_PREFIX = "ciauto_"  # to_oof's metadata columns (ciauto_metric, ciauto_winner_rule, ciauto_group): not predictions
+
+
+def table_metadata(frame, # the table read by `read_csv`
+                   args: argparse.Namespace, # the parsed `bbc` options
+                   where: str, # "--predictions FILE" (for messages)
+                  ) -> dict: # {"metric", "groups", "winner_rule"}: the options, else what the table records
+    """What `to_oof` wrote beside the predictions, where the options leave it open: the metric, the group column
+    and the rule that chose the winner. Each column must hold one value (the group column one per row)."""
+    recorded = {}
+    for key in ("metric", "winner_rule"):
+        column = META_PREFIX + key
+        if column in frame.columns:
+            values = frame[column].dropna().unique()
+            if len(values) != 1:
+                raise ValueError(f"{where}: column {column!r} must hold one value, got {preview(values)}")
+            recorded[key] = str(values[0])
+    return {"metric": args.metric if args.metric is not None else recorded.get("metric"),
+            "groups": args.groups if args.groups is not None else
+            (META_PREFIX + "group" if META_PREFIX + "group" in frame.columns else None),
+            "winner_rule": recorded.get("winner_rule")}
+
+
+def bbc_target_options(args: argparse.Namespace, # the parsed `bbc` options
+                      ) -> dict: # {"label": COL} or {"time": COL, "event": COL}
+    "The target columns the options name, checked against each other before anything is read."
+    survival = [o for o, v in (("--time", args.time), ("--event", args.event)) if v is not None]
+    if len(survival) == 1:
+        other = "--event" if survival[0] == "--time" else "--time"
+        raise ValueError(f"{survival[0]} needs {other}: a survival target is two columns, the time and the event")
+    if survival:
+        clash = [o for o, v in (("--label", args.label), ("--positive", args.positive)) if v is not None]
+        if clash:
+            raise ValueError(f"{' and '.join(clash)} apply to class labels; --time and --event name a survival target "
+                             "(give one or the other)")
+        return {"time": args.time, "event": args.event}
+    return {"label": "y" if args.label is None else args.label}
+
+
+def detect_layout(frame, # the table read by `read_csv`
+                  layout: str | None, # --layout, or None to detect it
+                  where: str, # "--predictions FILE" (for messages)
+                 ) -> tuple: # ("wide" or "long", a note or None)
+    "The layout of an out-of-fold table: long when it has the columns row, configuration and prediction."
+    columns = {str(c) for c in frame.columns}
+    has_prediction = "prediction" in columns or any(c.startswith("prediction::") for c in columns)
+    looks_long = {"row", "configuration"} <= columns and has_prediction
+    if layout == "wide" and looks_long:
+        raise ValueError(f"{where}: has the columns row, configuration and prediction of the long layout (one row "
+                         "per sample and configuration), but --layout wide was given; give --layout long")
+    if layout is not None:
+        return layout, None
+    return ("long", f"{where}: read as the long layout (columns row, configuration, prediction)") if looks_long \
+        else ("wide", None)
+
+
+def check_oof_table(frame, # the table read by `read_csv`
+                    layout: str, # "wide" or "long"
+                    columns: dict, # option -> column: the target, fold and group columns named
+                    where: str, # "--predictions FILE" (for messages)
+                   ) -> list: # the wide layout's prediction columns ([] for long)
+    """Every named column present and complete, every prediction a finite number; in the long layout one label,
+    fold and group per row. Each problem is one message naming the file, the column and the lines."""
+    import numpy as np
+    import pandas as pd
+
+    for option, column in columns.items():
+        complete_column(frame, column, where, option)
+    for option in ("--time", "--event"):
+        if option in columns:
+            numeric_column(frame, columns[option], where, what="times" if option == "--time" else "events")
+    if "--groups" in columns and frame[columns["--groups"]].nunique() < 2:
+        raise ValueError(f"{where}: --groups column {columns['--groups']!r} holds a single group; the cluster "
+                         "bootstrap resamples groups and needs at least 2")
+    hint = ("; is this a long-layout file (one row per sample and configuration)? give --layout long"
+            if layout == "wide" else "")
+    if layout == "long":
+        for column in LONG_COLUMNS[:2]:
+            complete_column(frame, column, where, "--layout long")
+        value_columns = [c for c in frame.columns if str(c) == "prediction" or str(c).startswith("prediction::")]
+        for column in value_columns:
+            numeric_column(frame, column, where)
+        per_row = frame.groupby("row")[list(dict.fromkeys(columns.values()))].nunique() if columns else None
+        if per_row is not None and (per_row > 1).any().any():
+            column = per_row.columns[(per_row > 1).any().to_numpy()][0]
+            rows = per_row.index[per_row[column] > 1]
+            raise ValueError(f"{where}: column {column!r} differs between the configurations of row(s) "
+                             f"{preview(rows, limit=5)}; the long layout needs one value per row")
+        return []
+    predictions = [c for c in frame.columns if c not in set(columns.values()) and not str(c).startswith(META_PREFIX)]
+    unnamed = [i + 1 for i, c in enumerate(frame.columns) if str(c).startswith("Unnamed: ") and c in predictions]
+    if unnamed:
+        raise ValueError(f"{where}: column {unnamed[0]} has no name in the header (a saved row index, as pandas' "
+                         "to_csv writes without index=False?); remove it, or name it if it is a configuration")
+    if not predictions:
+        raise ValueError(f"{where}: no prediction column besides {preview(repr(c) for c in columns.values())}")
+    for column in predictions:
+        if not pd.api.types.is_numeric_dtype(frame[column]) or pd.api.types.is_bool_dtype(frame[column]):
+            all_text = pd.to_numeric(frame[column], errors="coerce").isna().all()  # a name column, as in long tables
+            numeric_column(frame, column, where, hint=hint if all_text else "")
+    finite = np.isfinite(frame[predictions].to_numpy(np.float64)).all(axis=0)
+    if not finite.all():
+        numeric_column(frame, predictions[int(np.argmin(finite))], where)
+    return predictions
+
+
+def check_label(frame, # the checked table
+                label: str, # the label column
+                args: argparse.Namespace, # the parsed `bbc` options (--metric, --positive)
+                single_score: bool, # one score column per configuration (no per-class columns)
+                where: str, # "--predictions FILE" (for messages)
+               ) -> str | None: # a note for a target read as regression, else None
+    """Refuse a label the predictions cannot be scored against as they are laid out: a single value, `--positive`
+    on a continuous target, several classes with one score column per configuration (it would be scored as r² of
+    the class codes)."""
+    values = frame[label]
+    distinct = values.nunique()
+    if distinct < 2:
+        raise ValueError(f"{where}: --label column {label!r} holds a single value ({as_written(values.iloc[0])}); "
+                         "both classes are needed")
+    continuous = is_continuous(values)
+    if continuous and args.positive is not None:
+        raise ValueError(f"--positive applies to class labels, but --label {label!r} holds {distinct} distinct "
+                         "numbers (a regression target)")
+    if not continuous and distinct > 2 and single_score and args.metric is None:
+        classes = sorted(values.unique(), key=str)
+        raise ValueError(f"{where}: --label {label!r} holds {distinct} classes ({preview(map(as_written, classes))}) "
+                         "but each configuration has one score column; a multiclass table has one column per "
+                         f"configuration and class, named CONFIGURATION::CLASS (e.g. 'model::{classes[0]}') and "
+                         "holding that class's probability (long layout: columns prediction::CLASS)")
+    if continuous and args.metric is None:
+        return (f"--label {label!r} holds {distinct} distinct numbers: scored as a regression target with r2 "
+                "(choose another metric with --metric)")
+    return None
+
+
+def check_bootstraps(args: argparse.Namespace, # options with --bootstraps
+                    ) -> None:
+    """Refuse, before any file is read or model fitted, a number of bootstraps whose arrays alone (the distribution,
+    the seeds and the winners: about 32 bytes per bootstrap) would exceed the memory limit."""
+    from ciauto._checks import check_memory
+
+    check_memory(32.0 * args.bootstraps, f"--bootstraps {args.bootstraps}")
+
+
+def oof_result(frame, # the checked table
+               *, label: str | None = None, # the label column (None for a survival target)
+               time: str | None = None, # survival: the time column
+               event: str | None = None, # survival: the event column
+               fold: str | None = None, # the fold column, or None
+               groups: str | None = None, # the group column, or None
+               layout: str = "wide", # "wide" or "long"
+               metric: str | None = None, # --metric
+               pos_label=None, # the positive label as stored in the table
+               configurations: list | None = None, # wide: the prediction columns (all others are not configurations)
+               winner_rule: str | None = None, # the rule that chose the winner, when the table records it
+              ):
+    """`ciauto.adapters.from_oof` on the columns the options name. The one place that knows which arguments this
+    version of from_oof takes: time=/event=, groups= and winner_rule= where it has them; else the (time, event)
+    pair as y, and the groups and the winner rule set on the CVTResult."""
+    import dataclasses
+    import inspect
+
+    from ciauto.adapters import from_oof
+
+    takes = inspect.signature(from_oof).parameters
+    options = dict(fold=fold, layout=layout, metric=metric, pos_label=pos_label)
+    if layout == "wide" and configurations is not None:
+        options["configurations"] = configurations
+    if time is None:
+        options["y"] = label
+    elif "time" in takes:
+        options.update(time=time, event=event)
+    else:
+        options["y"] = [time, event]
+    for key, value in (("groups", groups), ("winner_rule", winner_rule)):
+        if value is not None and key in takes:
+            options[key] = value
+    result = from_oof(frame, **options)
+    if groups is not None and "groups" not in takes:
+        per_row = frame if layout == "wide" else frame.drop_duplicates("row").set_index("row").sort_index()
+        result = dataclasses.replace(result, groups=per_row[groups].to_numpy())
+    if winner_rule is not None and "winner_rule" not in takes:
+        result = dataclasses.replace(result, winner_rule=winner_rule)
+    return result
+
+
+def below_chance(result, # the CVTResult
+                ) -> str | None: # a warning naming --positive, or None
+    "A warning when every configuration's ROC AUC is below 0.5: the scores probably rank the other class."
+    if result.metric != "roc_auc" or result.classes is None or len(result.classes) != 2:
+        return None
+    table = result.configurations
+    scores = table.loc[table["status"] == "ok", "cv_score"].astype(float)
+    if not len(scores) or scores.max() >= 0.5:
+        return None
+    other = result.classes[0]
+    return (f"warning: every configuration's roc_auc is below 0.5 (the best is {scores.max():.4f}): the scores rank "
+            f"the class {as_written(other)} higher, not the positive class {as_written(result.classes[1])}. If they "
+            f"are probabilities or scores of {as_written(other)}, give --positive {other}")
+
+
 def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
                    ) -> Report:
     "`ciauto bbc`: BBC/BBC-F of the CV winner of a table of out-of-fold predictions."
-    from ciauto.adapters import from_oof
-
     notes = []
+    target = bbc_target_options(args)  # option checks first: no file read, no heavy import
+    check_bootstraps(args)
+    where = f"--predictions {args.predictions}"
     frame = read_csv(args.predictions, "--predictions", notes)
-    if args.label not in frame.columns:
-        raise ValueError(f"--label {args.label!r} is not a column of {args.predictions}; its columns are "
-                         f"{preview(frame.columns)}")
-    fold = args.fold if args.fold in frame.columns else None
+    import pandas as pd  # read_csv imported it
+
+    layout, note = detect_layout(frame, args.layout, where)
+    notes += [note] if note else []
+    meta = table_metadata(frame, args, where)
+    if meta["groups"] is not None and args.groups is None:
+        notes.append(f"{where}: groups from its column {meta['groups']!r} (as to_oof writes them)")
+    fold = args.fold
     if fold is None:
-        notes.append(f"--predictions {args.predictions}: no fold column {args.fold!r}: BBC only (BBC-F needs folds)")
+        fold = "fold" if "fold" in frame.columns else None
+        if fold is None:
+            notes.append(f"{where}: no fold column 'fold': BBC only (BBC-F needs folds; name one with --fold)")
+    columns = {f"--{k}": v for k, v in target.items()}
+    columns.update({o: v for o, v in (("--fold", fold), ("--groups", meta["groups"])) if v is not None})
+    predictions = check_oof_table(frame, layout, columns, where)
+    if "label" in target:
+        single_score = (predictions and not any("::" in str(c) for c in predictions)) or "prediction" in frame.columns
+        note = check_label(frame, target["label"], argparse.Namespace(**{**vars(args), "metric": meta["metric"]}),
+                           single_score, where)
+        notes += [note] if note else []
+    if fold is not None and not pd.api.types.is_integer_dtype(frame[fold]):
+        frame[fold] = pd.factorize(frame[fold], sort=True)[0]  # fold names ("f1", "A") as ids 0..F-1
+    ids = identifier_columns(frame[predictions]) if predictions else []
+    if ids:
+        notes.append(f"warning: column(s) {preview(repr(c) for c in ids)} hold consecutive integers, one per row, like "
+                     "a row id, and are scored as configurations; remove them if they are not predictions")
+    pos_label = None if "label" not in target else match_label(frame[target["label"]], args.positive)
     with captured_warnings(notes):
-        result = from_oof(frame, y=args.label, fold=fold, layout=args.layout, metric=args.metric,
-                          pos_label=match_label(frame[args.label], args.positive))
+        try:
+            result = oof_result(frame, **target, fold=fold, groups=meta["groups"], layout=layout,
+                                metric=meta["metric"], pos_label=pos_label, configurations=predictions or None,
+                                winner_rule=meta["winner_rule"] if fold is not None else None)
+        except (ValueError, TypeError) as error:
+            option = f"--metric {meta['metric']}" if str(error).startswith("unknown metric") else where
+            raise type(error)(f"{option}: {error}") from None
+    warning = below_chance(result)
+    notes += [warning] if warning else []
     runs = run_bbc(result, args, notes)
-    table = bbc_table(result, runs)
+    table = bbc_table(runs)
     n_cfg = result.predictions.shape[1]
     level = f"{100 * args.confidence:g}% {args.alternative}"
     positive = getattr(result, "pos_label", None)
-    lines = [f"predictions: {args.predictions} ({args.layout}); {len(result.y)} rows, {n_cfg} configurations"
+    n_groups = None if meta["groups"] is None else len(set(frame[meta["groups"]]))
+    corrected = runs[0][1]  # every run corrects the same winner, chosen by the recorded rule
+    how = ("its mean over folds" if getattr(result, "winner_rule", "fold_mean") == "fold_mean" else
+           "its value on all rows pooled")
+    target_text = (f"target (time {args.time!r}, event {args.event!r})" if args.time else
+                   f"label {target['label']!r}" + (f", positive class {as_written(positive)}" if positive is not None
+                                                   else ""))
+    lines = [f"predictions: {args.predictions} ({layout}); {len(result.y)} rows, {n_cfg} configurations"
              + (f", {result.n_folds} folds" if fold else ", no folds")
-             + (f"; positive class {positive!r}" if positive is not None else ""),
-             f"winner: {result.winner_name}",
-             f"apparent {result.metric} of the winner: {result.apparent:.4f} (its mean over folds; the best of "
-             f"{n_cfg}, so optimistic)" if fold else f"winner chosen on all rows (no folds): {result.winner_name}",
+             + (f", {n_groups} groups in {meta['groups']!r}" if n_groups else "") + f"; {target_text}",
+             f"winner: {corrected.winner_name}",
+             f"apparent {result.metric} of the winner: {corrected.apparent:.4f} ({how}; the best of {n_cfg}, so "
+             "optimistic)" if fold else f"winner chosen on all rows (no folds): {corrected.winner_name}",
              "", f"bias-corrected {result.metric} of the winner ({args.bootstraps} bootstraps, {level} interval):",
              table.to_string(float_format=lambda v: f"{v:.4f}"), REPORT_HINT]
-    record = {**options_record(args), "n_rows": int(len(result.y)), "metric": result.metric,
-              "winner": result.winner_name, "winner_column": int(result.winner),
+    record = {**options_record(args), "layout": layout, "n_rows": int(len(result.y)), "metric": result.metric,
+              "positive": positive, "n_groups": n_groups, "winner": corrected.winner_name,
+              "winner_column": int(corrected.winner), "winner_rule": getattr(result, "winner_rule", None) if fold else "pooled",
               "configurations": result.configurations["name"].tolist(),
-              "bbc": bbc_record(runs, table)}
+              "bbc": bbc_record(runs)}
     return Report("\n".join(lines), record, table, notes)
 
 # %% ../nbs/09_cli.ipynb #5a65961c
@@ -780,9 +1160,41 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+INPUT_OPTIONS = ("data", "predictions", "id", "ood")  # options that name a file to read
+OUTPUT_OPTIONS = ("output", "plot")  # options that name a file to write
+
+
+def check_paths(args: argparse.Namespace, # the parsed options
+               ) -> None:
+    """Before any work or heavy import: every file to read exists, and no file to write is one of them (`--output`
+    onto the predictions would overwrite the user's data)."""
+    inputs = {f"--{name}": check_input_file(getattr(args, name), f"--{name}")
+              for name in INPUT_OPTIONS if getattr(args, name, None) is not None}
+    for name in OUTPUT_OPTIONS:
+        path = getattr(args, name, None)
+        if path is None:
+            continue
+        for option, file in inputs.items():
+            if Path(path).resolve() == file.resolve() or (Path(path).exists() and os.path.samefile(path, file)):
+                raise ValueError(f"--{name} {path} is the {option} file: writing it would overwrite your input; "
+                                 "give another file name")
+
+
+OPTION_NAMES = {  # a library argument named in an error message -> the option the user typed
+    "n_folds": "--folds", "pos_label": "--positive", "n_bootstraps": "--bootstraps", "confidence_level": "--confidence",
+    "n_simulations": "--simulations", "delta": "--delta", "tpr_level": "--tpr", "min_support": "--min-support",
+    "top_k": "--top-k", "size_weight": "--size-weight", "balance_weight": "--balance-weight", "n_jobs": "--jobs"}
+
+
+def as_options(message: str, # a library's error message
+              ) -> str: # the message with the library's argument names replaced by the command's options
+    "Speak of `--folds` where the library says `n_folds`: the user typed the option, not the argument."
+    return re.sub(r"(?<![-\w])(" + "|".join(OPTION_NAMES) + r")(?!\w)", lambda m: OPTION_NAMES[m[1]], message)
+
+
 def _one_line(error: BaseException, limit: int = 600) -> str:
-    "An exception's message on one line of bounded length."
-    message = " ".join(str(error).split()) or type(error).__name__
+    "An exception's message on one line of bounded length, in the command's option names."
+    message = as_options(" ".join(str(error).split())) or type(error).__name__
     return message if len(message) <= limit else message[:limit - 3] + "..."
 
 
@@ -792,10 +1204,14 @@ def main(argv: list[str] | None = None, # the arguments (default: sys.argv[1:])
     args = build_parser().parse_args(argv)
     _, run, _ = COMMANDS[args.command]
     try:
+        check_paths(args)
         report = run(args)
         saved = report.save(args.output) if getattr(args, "output", None) else None
     except (ValueError, TypeError, OSError) as error:
-        print(f"ciauto {args.command}: error: {_one_line(error)}", file=sys.stderr)
+        message = _one_line(error)
+        if message.startswith("unknown metric") and getattr(args, "metric", None):
+            message = f"--metric {args.metric}: {message}"
+        print(f"ciauto {args.command}: error: {message}", file=sys.stderr)
         return 2
     except Exception as error:  # a library's failure: one line, the traceback only on request
         if os.environ.get("CIAUTO_DEBUG"):
@@ -803,8 +1219,10 @@ def main(argv: list[str] | None = None, # the arguments (default: sys.argv[1:])
         print(f"ciauto {args.command}: failed: {type(error).__name__}: {_one_line(error)} (set CIAUTO_DEBUG=1 for "
               "the traceback)", file=sys.stderr)
         return 1
+    quiet = getattr(args, "quiet", False)
     for note in report.notes:
-        print(f"ciauto {args.command}: {note}", file=sys.stderr)
+        if not quiet or note.startswith("warning:"):
+            print(f"ciauto {args.command}: {note}", file=sys.stderr)
     print(report.text)
     if saved:
         print(saved)
