@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import inspect
+import numbers
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -33,14 +34,16 @@ from sklearn.utils.multiclass import type_of_target
 from threadpoolctl import ThreadpoolController
 from tqdm.auto import tqdm
 
-from ._checks import (as_array, as_seed_sequence, check_bool, check_choice, check_fold_classes, check_int, check_n_jobs,
-                            check_probability, check_same_length, cv_winner, positive_label, sorted_labels)
-from .metrics import auc_sorted, get_metric
+from ._checks import (as_array, as_binary_labels, as_float_array, as_seed_sequence, check_bool, check_choice,
+                            check_fold_classes, check_int, check_n_jobs, check_probability, check_same_length, class_codes,
+                            cv_winner, positive_label, sorted_labels)
+from .metrics import METRICS, auc_sorted, get_metric
 
 # %% auto #0
-__all__ = ['MODEL_GRID', 'REGRESSION_GRID', 'SMALL_GRID', 'SELECTORS', 'FdrSelector', 'L1Selector', 'Configuration',
-           'preprocessor', 'default_configurations', 'make_folds', 'as_configurations', 'seeded_estimator',
-           'predict_scores', 'bbcd_worse_fraction', 'CVTResult', 'cross_validate_configurations']
+__all__ = ['MODEL_GRID', 'REGRESSION_GRID', 'SMALL_GRID', 'SELECTORS', 'MAX_DROP_BOOTSTRAPS', 'FdrSelector', 'L1Selector',
+           'Configuration', 'preprocessor', 'default_configurations', 'make_folds', 'as_configurations',
+           'seeded_estimator', 'predict_scores', 'bbcd_worse_fraction', 'CVTResult', 'cross_validate_configurations',
+           'NestedCVResult', 'nested_cross_validation']
 
 # %% ../nbs/02_cvt.ipynb #7d2f4997
 _TASKS = ("classification", "regression")
@@ -250,7 +253,7 @@ def _infer_task(y: np.ndarray, task, metric) -> str:
         raise ValueError(f"y contains {missing} missing (NaN/None) value(s)")
     if task is not None:
         return check_choice(task, "task", _TASKS)
-    if metric is not None and get_metric(metric).kind == "regression":
+    if metric is not None and metric.kind == "regression":  # `metric`: the Metric resolved once by the caller
         return "regression"
     if type_of_target(y) == "continuous":
         return "regression"
@@ -282,20 +285,30 @@ def _encode_values(y) -> np.ndarray:
     return values
 
 # %% ../nbs/02_cvt.ipynb #306d26d8
-def _fold_count(target: np.ndarray, n_folds, task: str, n_groups: int | None) -> int:
+def _fold_count(target: np.ndarray, n_folds, task: str, n_groups: int | None, name: str = "n_folds",
+                where: str = "") -> int:
+    "F: `n_folds` checked against the rows, groups and (classification) the smallest class; None gives min(10, limit)."
     n_units = len(target) if n_groups is None else n_groups
     limit, what = n_units, ("rows" if n_groups is None else "groups")
     if task == "classification":
-        n_minority = int(np.bincount(target).min())
+        counts = np.bincount(target)
+        n_minority = int(counts.min())
+        if n_minority < 2:
+            hint = (f"; y has {len(counts)} classes: if it is a numeric target, pass task='regression'"
+                    if len(counts) > 20 else "; drop or merge that class")
+            raise ValueError(f"at least 2 folds are needed, each holding every class, but a class of y has only "
+                             f"{n_minority} row{where}{hint}")
         if n_minority < limit:
             limit, what = n_minority, "the smallest class's size, so that every fold holds every class"
     if n_folds is None:
         if limit < 2:
-            raise ValueError(f"at least 2 folds are needed but the limit is {limit} ({what})")
+            raise ValueError(f"at least 2 folds are needed but the limit is {limit} ({what}{where})")
         return min(10, limit)
-    n_folds = check_int(n_folds, "n_folds")
+    n_folds = check_int(n_folds, name)
+    if limit < 2:
+        raise ValueError(f"{name}: at least 2 folds are needed but there is only {limit} {what[:-1]}{where}")
     if not 2 <= n_folds <= limit:
-        raise ValueError(f"n_folds must satisfy 2 <= n_folds <= {limit} ({what}), got {n_folds}")
+        raise ValueError(f"{name} must satisfy 2 <= {name} <= {limit} ({what}{where}), got {n_folds}")
     return n_folds
 
 
@@ -499,17 +512,52 @@ def _bootstrap_performance(predictions, y, metric, draws) -> np.ndarray:
     return out
 
 # %% ../nbs/02_cvt.ipynb #2c4a203e
+MAX_DROP_BOOTSTRAPS = 100_000  # the most bootstraps per dropping step (the paper uses 1000; 10**9 would run for hours)
+
+
+def _check_bootstraps(value, name: str) -> int:
+    return check_int(value, name, minimum=1, maximum=MAX_DROP_BOOTSTRAPS)
+
+
+def _worse_fraction_inputs(predictions, y, metric) -> tuple[np.ndarray, np.ndarray]:
+    "Shapes and labels checked before any kernel reads them: n×C (n×C×K for a multiclass metric) and n targets."
+    multiclass = metric.kind == "multiclass"
+    P = as_float_array(predictions, "predictions", ndim=3 if multiclass else 2)
+    if P.shape[1] == 0:
+        raise ValueError("predictions has no column (configuration)")
+    if metric.kind == "survival":
+        raise ValueError(f"metric {metric.name!r} is for survival outcomes; early dropping supports binary, "
+                         "multiclass, label and regression metrics")
+    if metric.kind == "binary":
+        target = as_binary_labels(y, "y").astype(np.int64)
+    elif multiclass:
+        target = class_codes(y, P.shape[2], "y", "predictions")
+    elif metric.kind == "regression":
+        target = as_float_array(y, "y")
+    else:
+        target = as_array(y, "y")
+        if target.ndim != 1:
+            raise ValueError(f"y must be 1-D, got shape {target.shape}")
+    if len(target) != P.shape[0]:
+        raise ValueError(f"length mismatch: predictions has {P.shape[0]} rows, y has {len(target)}")
+    return P, target
+
+
 def bbcd_worse_fraction(predictions,  # n×C out-of-sample predictions of the active configurations on the folds done
                         y,  # the n targets (binary: 1 = positive; class codes; or regression values)
                         metric="roc_auc",  # a registry name, a `Metric` or a callable (higher is better)
-                        *, n_bootstraps: int = 1000,  # B bootstrap samples of the n rows
+                        *, n_bootstraps: int = 1000,  # B bootstrap samples of the n rows, at most `MAX_DROP_BOOTSTRAPS`
                         random_state=None,  # int, SeedSequence, Generator or None
                         ) -> tuple[int, np.ndarray]:  # (current best column, p̂ per column)
     "BBCD-CV's statistic: the bootstrap probability that each configuration is strictly worse than the current best."
     metric = get_metric(metric)
-    predictions = np.asarray(predictions, dtype=np.float64)
-    y = np.asarray(y)
-    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=1)
+    n_bootstraps = _check_bootstraps(n_bootstraps, "n_bootstraps")
+    predictions, y = _worse_fraction_inputs(predictions, y, metric)
+    return _worse_fraction(predictions, y, metric, n_bootstraps, random_state)
+
+
+def _worse_fraction(predictions, y, metric, n_bootstraps, random_state) -> tuple[int, np.ndarray]:
+    "`bbcd_worse_fraction` on checked inputs (CVT's dropping step calls it directly)."
     rng = np.random.default_rng(as_seed_sequence(random_state))
     n = len(y)
     pooled = _bootstrap_performance(predictions, y, metric, np.arange(n)[None, :])[0]
@@ -557,7 +605,8 @@ class CVTResult:
 
     @property
     def n_folds(self) -> int:
-        return int(self.folds.max()) + 1
+        "F, the number of folds (0 for a result without fold ids)."
+        return 0 if self.folds is None else int(np.max(self.folds)) + 1
 
     @property
     def n_fits(self) -> int:
@@ -599,6 +648,9 @@ class CVTResult:
 def _json_array(a) -> list:
     "A JSON-ready nested list: NaN becomes None."
     a = np.asarray(a)
+    if a.dtype == object:  # numpy scalars inside an object array are not JSON
+        return [v.item() if isinstance(v, np.generic) else v for v in a.ravel()] if a.ndim == 1 else \
+            [_json_array(row) for row in a]
     if a.dtype.kind == "f":
         return np.where(np.isnan(a), None, a.astype(object)).tolist()
     return a.tolist()
@@ -627,7 +679,7 @@ def _to_frame(self) -> pd.DataFrame:
 def _to_dict(self) -> dict:
     "Everything as JSON-serialisable lists, numbers and strings (NaN as None)."
     table = self.configurations.astype(object).where(self.configurations.notna(), None)
-    return {"predictions": _json_array(self.predictions), "y": _json_array(self.y), "folds": self.folds.tolist(),
+    return {"predictions": _json_array(self.predictions), "y": _json_array(self.y), "folds": None if self.folds is None else self.folds.tolist(),
             "configurations": table.to_dict(orient="records"), "fold_scores": _json_array(self.fold_scores),
             "winner": int(self.winner), "winner_name": self.winner_name, "metric": self.metric_name,
             "winner_rule": self.winner_rule, "groups": None if self.groups is None else _json_array(self.groups),
@@ -635,7 +687,7 @@ def _to_dict(self) -> dict:
             "classes": None if self.classes is None else _json_array(self.classes),
             "pos_label": self.pos_label.item() if hasattr(self.pos_label, "item") else self.pos_label,
             "completed_folds": self._completed.tolist(), "dropped_at": self._dropped.tolist(),
-            "apparent": self.apparent, "n_fits": self.n_fits, "fits_saved": self.fits_saved}
+            "apparent": self.apparent if np.isfinite(self.apparent) else None, "n_fits": self.n_fits, "fits_saved": self.fits_saved}
 
 
 def _repr(self) -> str:
@@ -684,7 +736,7 @@ CVTResult.plot = _plot
 
 # %% ../nbs/02_cvt.ipynb #d35d902e
 def _metric_for(metric, task: str, n_classes: int):
-    m = get_metric("r2" if metric is None and task == "regression" else "roc_auc" if metric is None else metric)
+    m = metric if metric is not None else get_metric("r2" if task == "regression" else "roc_auc")
     if n_classes > 2 and m.name == "roc_auc":
         m = get_metric("roc_auc_ovo")  # the binary default, extended to K classes (Hand–Till)
     if task == "regression":
@@ -755,8 +807,8 @@ def _fold_fits(f, todo, estimators, keys, frame, target, folds, n_classes, n_job
 # %% ../nbs/02_cvt.ipynb #1d804faf
 def _drop_step(scores, target, folds, f, active, metric, threshold, n_bootstraps, drop_seed) -> list:
     rows = folds <= f
-    _, fraction = bbcd_worse_fraction(scores[rows][:, active], target[rows], metric, n_bootstraps=n_bootstraps,
-                                      random_state=np.random.SeedSequence(drop_seed, spawn_key=(f,)))
+    _, fraction = _worse_fraction(scores[rows][:, active], target[rows], metric, n_bootstraps,
+                                  np.random.SeedSequence(drop_seed, spawn_key=(f,)))
     return [c for c, p in zip(active, fraction) if p > threshold]
 
 # %% ../nbs/02_cvt.ipynb #88700fc4
@@ -799,56 +851,10 @@ def _warn_failures(configs, errors) -> None:
                       + (" ..." if len(failed) > 3 else ""), RuntimeWarning, stacklevel=3)
 
 # %% ../nbs/02_cvt.ipynb #ab415799
-def cross_validate_configurations(
-        X,  # N×d features (DataFrame or array); strings/categories are one-hot encoded by the default pipelines
-        y,  # N targets: binary or multiclass labels, or a continuous (regression) target
-        configurations=None,  # default: `default_configurations(task=...)`; or Configurations, (name, est) pairs, a dict
-        *, n_folds: int | None = None,  # F; default min(10, smallest class) (regression: min(10, N)), ≤ #groups
-        metric=None,  # registry name, Metric or callable; default "roc_auc" ("roc_auc_ovo" for K > 2), "r2" for regression
-        random_state=None,  # int, SeedSequence, Generator or None: folds, model seeds, dropping bootstraps
-        n_jobs: int | None = None,  # joblib workers for the fits of one fold (any joblib backend, Dask included)
-        refit: bool = True,  # refit the winner on all rows (`final_model`)
-        progress: bool = True,  # tqdm bar: fits done, fits saved by dropping, configurations left
-        pos_label=None,  # the positive class of a binary y (default: the greater sorted label)
-        groups=None,  # group label per row: a group never straddles two folds (StratifiedGroupKFold / GroupKFold)
-        task: str | None = None,  # "classification" or "regression"; default inferred from y and metric
-        drop: str | None = None,  # None (full CVT) or "bbcd" (bootstrap-based early dropping, BBCD-CV)
-        drop_threshold: float = 0.99,  # α: drop when P(strictly worse than the current best) > α (the paper's 0.99)
-        drop_bootstraps: int = 1000,  # B bootstraps per dropping step
-        share_preprocessing: bool = True,  # fit each shared pipeline prefix once per fold (bit-identical results)
-        ) -> CVTResult:
-    "Cross-validate every configuration on one fold partition (optionally dropping hopeless ones early); returns Π."
-    frame = _as_frame(X)
-    y_values = as_array(y, "y")
-    if y_values.ndim != 1:
-        raise ValueError(f"y must be 1-D, got shape {y_values.shape}")
-    check_same_length(X=frame, y=y_values)
-    for value, name in ((refit, "refit"), (progress, "progress"), (share_preprocessing, "share_preprocessing")):
-        check_bool(value, name)
-    check_choice(drop, "drop", (None, "bbcd"))
-    threshold = check_probability(drop_threshold, "drop_threshold")
-    n_bootstraps = check_int(drop_bootstraps, "drop_bootstraps", minimum=1)
-    n_jobs = check_n_jobs(n_jobs)
-    task = _infer_task(y_values, task, metric)
-    if task == "regression":
-        if pos_label is not None:
-            raise ValueError("pos_label applies to a binary y; this y is a regression target")
-        target, classes, positive, n_classes = _encode_values(y_values), None, None, 0
-    else:
-        target, classes, positive = _encode_labels(y_values, pos_label)
-        n_classes = len(classes)
-    scorer = _metric_for(metric, task, n_classes)
-    configs = as_configurations(configurations, task)
-    group_ids, n_groups = _group_codes(groups, len(frame))
-    F = _fold_count(target, n_folds, task, n_groups)
-    C = len(configs)
-    words = as_seed_sequence(random_state).generate_state(C + 3, dtype=np.uint32)
-    folds = make_folds(target, F, int(words[0]), groups=group_ids, stratify=task == "classification")
-    if task == "classification":
-        _check_fold_classes(target, folds, classes, group_ids is not None)
-    estimators = [seeded_estimator(c, int(s), int(words[C + 1])) for c, s in zip(configs, words[1:C + 1])]
-    keys = [_prefix_key(e) if share_preprocessing else None for e in estimators]
-
+def _cvt_loop(frame, target, folds, configs, estimators, keys, scorer, n_classes, *, n_jobs, progress, drop=None,
+              threshold=0.99, n_bootstraps=1000, drop_seed=0):
+    "CVT on a given fold partition: (Π of the successful columns, their fold matrix, ok, winner, table, completed, dropped_at)."
+    C, F = len(configs), int(folds.max()) + 1
     scores = np.full((len(target), C) if n_classes <= 2 else (len(target), C, n_classes), np.nan)
     seconds, completed = np.zeros(C), np.zeros(C, dtype=np.int64)
     dropped_at = np.full(C, -1, dtype=np.int64)
@@ -867,7 +873,7 @@ def cross_validate_configurations(
                 bar.update(1 if error is None else F - f)
             active = [c for c in todo if errors[c] is None]
             if drop == "bbcd" and len(active) > 1:
-                for c in _drop_step(scores, target, folds, f, active, scorer, threshold, n_bootstraps, int(words[C + 2])):
+                for c in _drop_step(scores, target, folds, f, active, scorer, threshold, n_bootstraps, drop_seed):
                     dropped_at[c] = f
                     bar.update(F - 1 - f)
             bar.set_postfix(fits=int(completed.sum()), saved=int(((F - 1 - dropped_at) * (dropped_at >= 0)).sum()),
@@ -879,10 +885,271 @@ def cross_validate_configurations(
     ok = [c for c in ok if errors[c] is None]
     never_dropped = [j for j, c in enumerate(ok) if dropped_at[c] < 0] or list(range(len(ok)))
     winner = never_dropped[cv_winner(perf[:, ok][:, never_dropped], scorer)]
+    table = _table(configs, errors, ok, perf, seconds, completed, dropped_at)
+    return scores[:, ok], perf[:, ok], ok, winner, table, completed[ok], dropped_at[ok]
+
+
+def _stored_metric(scorer):
+    "What `CVTResult.metric` keeps: the registry name of a registry metric, else the custom `Metric` itself."
+    return scorer.name if METRICS.get(scorer.name) is scorer else scorer
+
+
+def _prepare(X, y, metric, task, pos_label, groups):
+    "Validated inputs shared by CVT and nested CV; the metric is resolved here, once."
+    frame = _as_frame(X)
+    y_values = as_array(y, "y")
+    if y_values.ndim != 1:
+        raise ValueError(f"y must be 1-D, got shape {y_values.shape}")
+    check_same_length(X=frame, y=y_values)
+    resolved = None if metric is None else get_metric(metric)
+    task = _infer_task(y_values, task, resolved)
+    if task == "regression":
+        if pos_label is not None:
+            raise ValueError("pos_label applies to a binary y; this y is a regression target")
+        target, classes, positive, n_classes = _encode_values(y_values), None, None, 0
+    else:
+        target, classes, positive = _encode_labels(y_values, pos_label)
+        n_classes = len(classes)
+    scorer = _metric_for(resolved, task, n_classes)
+    group_ids, n_groups = _group_codes(groups, len(frame))
+    group_labels = None if groups is None else as_array(groups, "groups")
+    return frame, y_values, task, target, classes, positive, n_classes, scorer, group_ids, n_groups, group_labels
+
+# %% ../nbs/02_cvt.ipynb #c7e3a1f0
+def cross_validate_configurations(
+        X,  # N×d features (DataFrame or array); strings/categories are one-hot encoded by the default pipelines
+        y,  # N targets: binary or multiclass labels, or a continuous (regression) target
+        configurations=None,  # default: `default_configurations(task=...)`; or Configurations, (name, est) pairs, a dict
+        *, n_folds: int | None = None,  # F; default min(10, smallest class) (regression: min(10, N)), ≤ #groups
+        metric=None,  # registry name, Metric or callable; default "roc_auc" ("roc_auc_ovo" for K > 2), "r2" for regression
+        random_state=None,  # int, SeedSequence, Generator or None: folds, model seeds, dropping bootstraps
+        n_jobs: int | None = None,  # joblib workers for the fits of one fold (any joblib backend, Dask included)
+        refit: bool = True,  # refit the winner on all rows (`final_model`)
+        progress: bool = True,  # tqdm bar: fits done, fits saved by dropping, configurations left
+        pos_label=None,  # the positive class of a binary y (default: the greater sorted label)
+        groups=None,  # group label per row: a group never straddles two folds (StratifiedGroupKFold / GroupKFold); kept in `CVTResult.groups`
+        task: str | None = None,  # "classification" or "regression"; default inferred from y and metric
+        drop: str | None = None,  # None (full CVT) or "bbcd" (bootstrap-based early dropping, BBCD-CV)
+        drop_threshold: float = 0.99,  # α: drop when P(strictly worse than the current best) > α (the paper's 0.99)
+        drop_bootstraps: int = 1000,  # B bootstraps per dropping step, at most `MAX_DROP_BOOTSTRAPS`
+        share_preprocessing: bool = True,  # fit each shared pipeline prefix once per fold (bit-identical results)
+        ) -> CVTResult:
+    "Cross-validate every configuration on one fold partition (optionally dropping hopeless ones early); returns Π."
+    for value, name in ((refit, "refit"), (progress, "progress"), (share_preprocessing, "share_preprocessing")):
+        check_bool(value, name)
+    check_choice(drop, "drop", (None, "bbcd"))
+    threshold = check_probability(drop_threshold, "drop_threshold")
+    n_bootstraps = _check_bootstraps(drop_bootstraps, "drop_bootstraps")
+    n_jobs = check_n_jobs(n_jobs)
+    (frame, _, task, target, classes, positive, n_classes, scorer, group_ids, n_groups,
+     group_labels) = _prepare(X, y, metric, task, pos_label, groups)
+    configs = as_configurations(configurations, task)
+    F = _fold_count(target, n_folds, task, n_groups)
+    C = len(configs)
+    words = as_seed_sequence(random_state).generate_state(C + 3, dtype=np.uint32)
+    folds = make_folds(target, F, int(words[0]), groups=group_ids, stratify=task == "classification")
+    if task == "classification":
+        _check_fold_classes(target, folds, classes, group_ids is not None)
+    estimators = [seeded_estimator(c, int(s), int(words[C + 1])) for c, s in zip(configs, words[1:C + 1])]
+    keys = [_prefix_key(e) if share_preprocessing else None for e in estimators]
+    scores, perf, ok, winner, table, completed, dropped_at = _cvt_loop(
+        frame, target, folds, configs, estimators, keys, scorer, n_classes, n_jobs=n_jobs, progress=progress,
+        drop=drop, threshold=threshold, n_bootstraps=n_bootstraps, drop_seed=int(words[C + 2]))
     final_model = None
     if refit:
         with _single_threaded():
             final_model = clone(estimators[ok[winner]]).fit(frame, target)
-    table = _table(configs, errors, ok, perf, seconds, completed, dropped_at)
-    return CVTResult(scores[:, ok], target, folds, table, perf[:, ok], winner, final_model, scorer.name, classes,
-                     positive, completed[ok], dropped_at[ok], scorer.greater_is_better)
+    return CVTResult(scores, target, folds, table, perf, winner, final_model, _stored_metric(scorer), classes,
+                     positive, completed, dropped_at, scorer.greater_is_better, group_labels, "fold_mean")
+
+# %% ../nbs/02_cvt.ipynb #5e1d0a02
+@dataclass(frozen=True, repr=False)
+class NestedCVResult:
+    """Nested cross-validation: in every outer fold, CVT on the outer training part picks a winner, which is refit on
+    that part and scored on the outer test part. `estimate` is the mean of those outer scores."""
+    outer_scores: np.ndarray  # the refit inner winner's metric on each outer test part
+    winners: tuple  # the inner CV winner's name in each outer fold
+    inner_scores: np.ndarray  # each winner's inner cross-validated score (its apparent, optimistic value)
+    n_fits: int  # model fits: the inner CVT's fits of every outer fold plus one refit per outer fold
+    metric: Any  # registry name of the metric, or the custom `Metric`
+    greater_is_better: bool  # the metric's direction
+    n_train: np.ndarray  # rows in each outer training part
+    n_test: np.ndarray  # rows in each outer test part
+
+    @property
+    def estimate(self) -> float:
+        "Nested CV's performance estimate: the mean of the outer scores."
+        return float(np.mean(self.outer_scores))
+
+    @property
+    def metric_name(self) -> str:
+        return self.metric if isinstance(self.metric, str) else self.metric.name
+
+    @property
+    def n_outer(self) -> int:
+        return len(self.outer_scores)
+
+    def to_frame(self) -> pd.DataFrame:
+        "One row per outer fold: winner, its inner (apparent) score, its outer score, training and test rows."
+        return pd.DataFrame({"outer_fold": np.arange(self.n_outer), "winner": list(self.winners),
+                             "inner_score": self.inner_scores, "outer_score": self.outer_scores,
+                             "n_train": self.n_train, "n_test": self.n_test})
+
+    def to_dict(self) -> dict:
+        "Everything as JSON-ready lists, numbers and strings (a non-finite number as None)."
+        def number(v):
+            return float(v) if np.isfinite(v) else None
+        return {"estimate": number(self.estimate), "outer_scores": [number(v) for v in self.outer_scores],
+                "winners": list(self.winners), "inner_scores": [number(v) for v in self.inner_scores],
+                "n_fits": int(self.n_fits), "metric": self.metric_name,
+                "greater_is_better": bool(self.greater_is_better), "n_train": [int(v) for v in self.n_train],
+                "n_test": [int(v) for v in self.n_test]}
+
+    def __repr__(self):
+        names, counts = np.unique(np.asarray(self.winners, dtype=object).astype(str), return_counts=True)
+        top = int(np.argmax(counts))
+        return (f"NestedCVResult(n_outer={self.n_outer}, {self.metric_name}={self.estimate:.4f} "
+                f"(outer folds {np.min(self.outer_scores):.4f}–{np.max(self.outer_scores):.4f}), "
+                f"n_fits={self.n_fits}, winners: {len(names)} distinct, most often {str(names[top])!r} "
+                f"({counts[top]} of {self.n_outer}))")
+
+# %% ../nbs/02_cvt.ipynb #5e1d0a03
+def _check_splits(splits, n: int, name: str, group_ids) -> list:
+    "The (train, test) index pairs of a splitter, checked: in range, disjoint, non-empty, no group on both sides."
+    out = []
+    for k, pair in enumerate(splits):
+        if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
+            raise TypeError(f"{name} must yield (train, test) index pairs; split {k} is {type(pair).__name__}")
+        train, test = (np.asarray(part) for part in pair)
+        for part, what in ((train, "train"), (test, "test")):
+            if part.ndim != 1 or part.size == 0 or not np.issubdtype(part.dtype, np.integer):
+                raise ValueError(f"{name}: split {k} has an empty or non-integer {what} part (shape {part.shape}, "
+                                 f"dtype {part.dtype}); a split holds integer row indices")
+            if part.min() < 0 or part.max() >= n:
+                raise ValueError(f"{name}: split {k} indexes rows outside 0..{n - 1}")
+        if np.intersect1d(train, test).size:
+            raise ValueError(f"{name}: split {k} has rows in both its train and its test part")
+        if group_ids is not None:
+            shared = np.intersect1d(group_ids[train], group_ids[test])
+            if shared.size:
+                raise ValueError(f"{name}: split {k} puts {shared.size} group(s) on both sides; with groups use a "
+                                 "group splitter (GroupKFold, StratifiedGroupKFold) or an int")
+        out.append((train, test))
+    if not out:
+        raise ValueError(f"{name} yielded no split")
+    return out
+
+
+def _is_splitter(value) -> bool:
+    "A scikit-learn splitter: anything with a `split` method (a string's `split` does not count)."
+    return not isinstance(value, (str, bytes)) and callable(getattr(value, "split", None))
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+
+def _splitter_splits(splitter, name, frame, y_values, group_labels):
+    "Run a scikit-learn splitter (anything with `split`), naming the argument if it fails."
+    if not _is_splitter(splitter):
+        raise TypeError(f"{name} must be an int (number of folds) or a scikit-learn splitter with a split method "
+                        f"(KFold, StratifiedKFold, GroupKFold, ...); got {type(splitter).__name__}")
+    try:
+        return list(splitter.split(frame, y_values, group_labels))
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"{name} ({splitter!r}) could not split the rows: {error}") from error
+
+
+def _inner_folds(inner, k, frame, y_values, target, task, group_ids, group_labels, classes, seed) -> np.ndarray:
+    "Fold ids 0..F−1 of an outer training part from `inner`: every row in exactly one inner test fold."
+    n = len(target)
+    if _is_int(inner):
+        n_groups = None if group_ids is None else len(np.unique(group_ids))
+        F = _fold_count(target, int(inner), task, n_groups, name="inner", where=f" in outer fold {k}")
+        codes = None if group_ids is None else pd.factorize(group_ids)[0]
+        folds = make_folds(target, F, seed, groups=codes, stratify=task == "classification")
+    else:
+        splits = _check_splits(_splitter_splits(inner, "inner", frame, y_values, group_labels), n, "inner", group_ids)
+        folds = np.full(n, -1, dtype=np.int64)
+        hits = np.zeros(n, dtype=np.int64)
+        for f, (_, test) in enumerate(splits):
+            folds[test] = f
+            np.add.at(hits, test, 1)
+        if (hits != 1).any() or len(splits) < 2:
+            raise ValueError(f"inner must partition each outer training part into at least 2 folds (every row in "
+                             f"exactly one test fold, as KFold does); {inner!r} does not in outer fold {k}")
+    if task == "classification":
+        why = f"inner splits outer fold {k}'s training part so that a class is missing from a fold; use fewer or stratified inner folds"
+        check_fold_classes(target, folds, classes, why=why)
+    return folds
+
+
+def nested_cross_validation(
+        X,  # N×d features (DataFrame or array)
+        y,  # N targets: binary or multiclass labels, or a continuous (regression) target
+        configurations=None,  # as in `cross_validate_configurations` (default: the default grid)
+        *, outer,  # outer folds: an int F (CVT's own shuffled, stratified folds), a scikit-learn splitter or (train, test) pairs
+        inner,  # inner folds of each outer training part: an int or a splitter that partitions the rows (KFold-like)
+        metric=None,  # registry name, Metric or callable; default as in `cross_validate_configurations`
+        groups=None,  # group label per row: no group straddles an outer or inner split (passed to splitters' `split`)
+        n_jobs: int | None = None,  # joblib workers for the fits (CVT's parallel path: any joblib backend, Dask included)
+        random_state=None,  # int, SeedSequence, Generator or None: integer folds and model seeds
+        progress: bool = True,  # tqdm bar over the outer folds
+        ) -> NestedCVResult:
+    "Nested CV: per outer fold, CVT on the training part picks a winner, refit there and scored on the test part."
+    check_bool(progress, "progress")
+    n_jobs = check_n_jobs(n_jobs)
+    (frame, y_values, task, target, classes, _, n_classes, scorer, group_ids, n_groups,
+     group_labels) = _prepare(X, y, metric, None, None, groups)
+    configs = as_configurations(configurations, task)
+    if not (_is_int(inner) or _is_splitter(inner)):
+        raise TypeError(f"inner must be an int (number of folds) or a scikit-learn splitter that partitions the rows "
+                        f"(KFold, StratifiedKFold, GroupKFold, ...); got {type(inner).__name__}")
+    C = len(configs)
+    seeds = as_seed_sequence(random_state)
+    words = seeds.generate_state(C + 2, dtype=np.uint32)
+    if _is_int(outer):
+        F = _fold_count(target, int(outer), task, n_groups, name="outer")
+        folds = make_folds(target, F, int(words[0]), groups=group_ids, stratify=task == "classification")
+        splits = [(np.flatnonzero(folds != f), np.flatnonzero(folds == f)) for f in range(F)]
+    elif _is_splitter(outer):
+        splits = _check_splits(_splitter_splits(outer, "outer", frame, y_values, group_labels), len(target), "outer",
+                               group_ids)
+    elif isinstance(outer, (list, tuple)):
+        splits = _check_splits(outer, len(target), "outer", group_ids)
+    else:
+        raise TypeError(f"outer must be an int (number of folds), a scikit-learn splitter or a list of (train, test) "
+                        f"index pairs; got {type(outer).__name__}")
+    inner_seeds = np.random.SeedSequence(int(words[C + 1]), spawn_key=(1,)).generate_state(len(splits), np.uint32)
+    estimators = [seeded_estimator(c, int(s), int(words[C])) for c, s in zip(configs, words[1:C + 1])]
+    keys = [_prefix_key(e) for e in estimators]
+    chosen, inner_scores, n_fits = [], [], 0
+    for k, (train, test) in enumerate(tqdm(splits, disable=not progress, desc="outer folds", unit="fold")):
+        if task == "classification" and len(np.unique(target[train])) < n_classes:
+            raise ValueError(f"outer fold {k}'s training part lacks a class; use a stratified outer splitter or fewer "
+                             "outer folds")
+        sub = frame.iloc[train].reset_index(drop=True)
+        sub_groups = None if group_ids is None else group_ids[train]
+        folds = _inner_folds(inner, k, sub, y_values[train], target[train], task, sub_groups,
+                             None if group_labels is None else group_labels[train], classes, int(inner_seeds[k]))
+        _, perf, ok, winner, _, completed, _ = _cvt_loop(sub, target[train], folds, configs, estimators, keys, scorer,
+                                                         n_classes, n_jobs=n_jobs, progress=False)
+        chosen.append(ok[winner])
+        inner_scores.append(float(np.mean(perf[:, winner])))
+        n_fits += int(completed.sum())
+    refits = Parallel(n_jobs=n_jobs)(
+        delayed(_fit_predict)(clone(estimators[c]), frame.iloc[train], target[train], frame.iloc[test], n_classes)
+        for c, (train, test) in zip(chosen, splits))
+    outer_scores = []
+    for k, ((train, test), c, (scores, _, error)) in enumerate(zip(splits, chosen, refits)):
+        if error is not None:
+            raise ValueError(f"outer fold {k}: the inner winner {configs[c].name!r} failed when refit on the outer "
+                             f"training part: {error}")
+        try:
+            outer_scores.append(float(scorer(target[test], scores)))
+        except (ValueError, TypeError) as error:
+            raise ValueError(f"outer fold {k}: {scorer.name} is undefined on its test part ({error}); use a "
+                             "stratified outer splitter or fewer outer folds") from error
+    return NestedCVResult(np.array(outer_scores), tuple(configs[c].name for c in chosen), np.array(inner_scores),
+                          n_fits + len(splits), _stored_metric(scorer), scorer.greater_is_better,
+                          np.array([len(tr) for tr, _ in splits]), np.array([len(te) for _, te in splits]))
