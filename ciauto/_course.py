@@ -19,9 +19,10 @@ from .simulation import simulate_predictions
 
 # %% auto #0
 __all__ = ['ExerciseError', 'is_placeholder', 'require', 'passed', 'as_number', 'call_student', 'check_apparent',
-           'check_optimism', 'expected_max_normal', 'check_expected_max', 'check_delong_se', 'check_hm_lower',
-           'check_binormal_auc', 'check_my_bbc', 'check_sidak', 'check_inclusion', 'check_marginal_pvalues',
-           'check_fpr_at_tpr', 'check_bh_selection', 'check_lac_threshold', 'check_lac_sets', 'check_aps_scores']
+           'check_optimism', 'expected_max_normal', 'check_expected_max', 'check_nested_fits', 'check_sklearn_nested',
+           'check_delong_se', 'check_hm_lower', 'check_binormal_auc', 'check_my_bbc', 'check_sidak', 'check_inclusion',
+           'check_marginal_pvalues', 'check_fpr_at_tpr', 'check_bh_selection', 'check_lac_threshold', 'check_lac_sets',
+           'check_aps_scores']
 
 # %% ../nbs/course/00_checks.ipynb #70ec025a
 class ExerciseError(AssertionError):
@@ -147,7 +148,43 @@ def check_expected_max(expected_max, # the student's Monte Carlo estimate of E[m
     raise ExerciseError(f"{value:.4f} is more than 0.03 away from the exact {ref:.4f}. Use at least 10 000 draws "
                         f"of {n} normals each and average the row maxima.")
 
-# %% ../nbs/course/00_checks.ipynb #eadc763f
+# %% ../nbs/course/00_checks.ipynb #2a8d5c36
+def check_nested_fits(n_fits_nested, # the student's count of model fits in nested cross-validation
+                      nested, # the lesson's `NestedCVResult`
+                      configurations, # the configurations each inner CV tries
+                      n_inner: int, # inner folds
+                     ):
+    "Exercise 2.1: the number of model fits nested cross-validation needs, against `NestedCVResult.n_fits`."
+    value = as_number(n_fits_nested, "n_fits_nested", "the number of models nested CV fits, refits included")
+    ref, n_outer, n_configurations = nested.n_fits, nested.n_outer, len(configurations)
+    if value == ref:
+        return passed(f"{n_outer} outer × {n_inner} inner folds × {n_configurations} configurations + {n_outer} "
+                      f"refits = {ref} fits.")
+    if value == n_outer * n_inner * n_configurations:
+        raise ExerciseError("close: each outer fold also refits its inner winner on the whole outer training part "
+                            "before scoring it on the outer test part.")
+    if value == n_outer * n_inner * n_configurations + 1:
+        raise ExerciseError("nested CV refits the inner winner once per *outer* fold, not once in total.")
+    raise ExerciseError(f"{value:g} fits is not what nested CV does here ({n_outer} outer folds, {n_inner} inner "
+                        f"folds, {n_configurations} configurations): count the inner CV's fits in every outer fold, "
+                        "plus one refit per outer fold.")
+
+
+def check_sklearn_nested(sklearn_estimate, # the student's nested-CV estimate from scikit-learn
+                         nested, # the lesson's `NestedCVResult` (ciauto, same outer and inner splitters)
+                        ):
+    "Exercise 2.2: nested CV with scikit-learn's `GridSearchCV` inside `cross_val_score`, against ciauto's."
+    value = as_number(sklearn_estimate, "sklearn_estimate", "the mean of cross_val_score(GridSearchCV(...), ...)")
+    if math.isclose(value, nested.estimate, abs_tol=1e-9):
+        return passed(f"scikit-learn's nested CV gives {value:.4f}, as ciauto's nested_cross_validation.")
+    if math.isclose(value, float(np.mean(nested.inner_scores)), abs_tol=1e-9):
+        raise ExerciseError("that is the mean of the inner winners' cross-validated scores (their apparent, "
+                            "optimistic values); nested CV reports the outer test scores.")
+    raise ExerciseError(f"{value:.4f} is not ciauto's {nested.estimate:.4f}. Use the lesson's `outer` as the cv of "
+                        "cross_val_score and `inner` as the cv of GridSearchCV, scoring='roc_auc' in both, and a grid "
+                        "holding the same configurations in the same order (logistic C values first, then k).")
+
+# %% ../nbs/course/00_checks.ipynb #d9a53295
 def check_delong_se(delong_se, # the student's function (y, scores) -> DeLong's standard error of the AUC
                    ):
     "Exercise 3.1: DeLong's standard error, against `ciauto.intervals.delong_bound` on three data sets (with ties)."
@@ -215,7 +252,7 @@ def check_binormal_auc(true_auc, # the student's true AUC of the binormal model
                             "(use scipy.stats.norm.cdf).")
     raise ExerciseError(f"{value:.4f} is not the binormal AUC: X − Y ~ N(μ, 2), so P(X > Y) = Φ(μ/√2).")
 
-# %% ../nbs/course/00_checks.ipynb #bf7a83e6
+# %% ../nbs/course/00_checks.ipynb #f5d08bd6
 def check_my_bbc(my_bbc, # the student's function (predictions, y, n_bootstraps, seed) -> BBC's estimate
                 ):
     """Exercise 4.1: BBC's bias-corrected estimate written by hand, against `ciauto.bbc.bbc` on a simulation with a
@@ -285,7 +322,7 @@ def check_inclusion(inclusion, # the student's inclusion rate per method (a dict
                                 "share of the method's runs with `included` True.")
     passed("inclusion rates match ciauto.study.summarize.")
 
-# %% ../nbs/course/00_checks.ipynb #133f0325
+# %% ../nbs/course/00_checks.ipynb #99675856
 def check_marginal_pvalues(pvalues, # the student's marginal p-values, one per test point
                            calibration_scores, # the ID calibration scores (higher = more OOD)
                            test_scores, # the test scores
@@ -353,7 +390,7 @@ def check_bh_selection(selected, # the student's boolean mask: which test points
     raise ExerciseError(f"you select {int(got.sum())} points, BH selects {int(ref.sum())}: find the largest k with "
                         "p_(k) ≤ kα/m (not the first k that fails) and reject every p-value ≤ p_(k).")
 
-# %% ../nbs/course/00_checks.ipynb #a6e4342c
+# %% ../nbs/course/00_checks.ipynb #d122cf45
 def check_lac_threshold(qhat, # the student's LAC threshold q̂ on the 1 − p scale
                         calibration_probabilities, # n × K calibration probabilities
                         calibration_labels, # n labels 0..K−1
@@ -405,7 +442,7 @@ def check_aps_scores(aps_score_of_label, # the student's function (probabilities
     rng = np.random.default_rng(63)
     p = rng.dirichlet(np.ones(6), size=40)
     labels = rng.integers(0, 6, 40)
-    ref = aps_scores(p)[np.arange(40), labels]
+    ref = aps_scores(p, np.ones(40))[np.arange(40), labels]  # u = 1 named: the score whatever the set rule's default
     got = np.asarray(call_student(aps_score_of_label, "aps_score_of_label", p, labels), dtype=float).ravel()
     if got.shape != ref.shape:
         raise ExerciseError(f"return one score per row: expected {ref.size}, got {got.size}.")
