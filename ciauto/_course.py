@@ -184,7 +184,7 @@ def check_sklearn_nested(sklearn_estimate, # the student's nested-CV estimate fr
                         "cross_val_score and `inner` as the cv of GridSearchCV, scoring='roc_auc' in both, and a grid "
                         "holding the same configurations in the same order (logistic C values first, then k).")
 
-# %% ../nbs/course/00_checks.ipynb #d9a53295
+# %% ../nbs/course/00_checks.ipynb #9bfeb822
 def check_delong_se(delong_se, # the student's function (y, scores) -> DeLong's standard error of the AUC
                    ):
     "Exercise 3.1: DeLong's standard error, against `ciauto.intervals.delong_bound` on three data sets (with ties)."
@@ -252,7 +252,7 @@ def check_binormal_auc(true_auc, # the student's true AUC of the binormal model
                             "(use scipy.stats.norm.cdf).")
     raise ExerciseError(f"{value:.4f} is not the binormal AUC: X − Y ~ N(μ, 2), so P(X > Y) = Φ(μ/√2).")
 
-# %% ../nbs/course/00_checks.ipynb #f5d08bd6
+# %% ../nbs/course/00_checks.ipynb #27764193
 def check_my_bbc(my_bbc, # the student's function (predictions, y, n_bootstraps, seed) -> BBC's estimate
                 ):
     """Exercise 4.1: BBC's bias-corrected estimate written by hand, against `ciauto.bbc.bbc` on a simulation with a
@@ -322,7 +322,7 @@ def check_inclusion(inclusion, # the student's inclusion rate per method (a dict
                                 "share of the method's runs with `included` True.")
     passed("inclusion rates match ciauto.study.summarize.")
 
-# %% ../nbs/course/00_checks.ipynb #99675856
+# %% ../nbs/course/00_checks.ipynb #a25fae7b
 def check_marginal_pvalues(pvalues, # the student's marginal p-values, one per test point
                            calibration_scores, # the ID calibration scores (higher = more OOD)
                            test_scores, # the test scores
@@ -390,7 +390,7 @@ def check_bh_selection(selected, # the student's boolean mask: which test points
     raise ExerciseError(f"you select {int(got.sum())} points, BH selects {int(ref.sum())}: find the largest k with "
                         "p_(k) ≤ kα/m (not the first k that fails) and reject every p-value ≤ p_(k).")
 
-# %% ../nbs/course/00_checks.ipynb #d122cf45
+# %% ../nbs/course/00_checks.ipynb #bd7ca2d7
 def check_lac_threshold(qhat, # the student's LAC threshold q̂ on the 1 − p scale
                         calibration_probabilities, # n × K calibration probabilities
                         calibration_labels, # n labels 0..K−1
