@@ -364,6 +364,17 @@ def check_fpr_at_tpr(fpr95, # the student's classical FPR@TPR95
                       f"the conformal (upper, δ = {ref.delta}) version is {ref.conformal_fpr_at_tpr:.4f}.")
     if math.isclose(value, 1 - ref.fpr_at_tpr, abs_tol=1e-12):
         raise ExerciseError("that is 1 − FPR: count the ID points flagged as OOD (score ≥ threshold).")
+    ood = np.asarray(ood_scores)
+    if abs(value - tpr_level) <= 0.02 or np.isclose(value, np.mean(ood >= np.quantile(ood, 1 - tpr_level))):
+        raise ExerciseError(f"{value:.4f} looks like the TPR (the share of OOD scores above the threshold, about "
+                            f"{tpr_level:g} by construction); the FPR counts the ID scores ≥ τ.")
+    if abs(1 - value - ref.fpr_at_tpr) <= 0.02:
+        raise ExerciseError(f"{value:.4f} looks like 1 − FPR: count the ID scores at or above τ (flagged as OOD), "
+                            "not those below.")
+    if abs(value - ref.fpr_at_tpr) <= 0.02:
+        raise ExerciseError(f"close ({value:.4f}, expected {ref.fpr_at_tpr:.4f}): check the threshold. τ is an OOD "
+                            f"score, the ⌈{tpr_level}·M⌉-th largest (np.quantile interpolates between scores), and "
+                            "an ID score equal to τ counts as flagged (≥).")
     raise ExerciseError(f"{value:.4f} is not {ref.fpr_at_tpr:.4f}. The threshold τ is the largest score with at least "
                         f"{tpr_level:.0%} of the OOD scores ≥ τ (the ⌈{tpr_level}·M⌉-th largest OOD score); the FPR "
                         "is the share of ID scores ≥ τ.")
