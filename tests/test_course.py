@@ -6,12 +6,13 @@ answered yet would: the `#| exercise` cell runs, then its check cell, and the ch
 `ciauto._course.ExerciseError` naming the placeholder. The lessons are not executed a second time: the check cell
 runs in a namespace where the lesson's own names (its data, its model) are stand-ins, and a static pass proves that
 every name a check cell reads is defined somewhere in the student version, so no check can fail with a NameError
-once a solution is gone.
+once a solution is gone. One lesson (the first) is also worked through for real, top to bottom, as a student would.
 """
 import ast
 import builtins
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -188,3 +189,50 @@ def test_every_check_catches_the_placeholder(student, lesson, ex, check):
     with pytest.raises(_course.ExerciseError, match="placeholder") as info:
         exec(compile(_source(handout["cells"][pairs[i]]), f"{lesson}:check", "exec"), globals_, namespace)
     assert len(str(info.value)) > 40  # a sentence that says what to write, not a bare flag
+
+
+WALK = r'''
+import json, sys
+import matplotlib
+matplotlib.use("Agg")
+from IPython.core.interactiveshell import InteractiveShell
+from ciauto._course import ExerciseError
+
+student, teacher = (json.load(open(p)) for p in sys.argv[1:3])
+code = lambda nb: ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+teacher_cells = code(teacher)
+shell = InteractiveShell.instance()
+caught = passed = 0
+cells = code(student)
+for i, src in enumerate(cells):
+    result = shell.run_cell(src, silent=True)
+    error = result.error_in_exec
+    if i and cells[i - 1].lstrip().startswith("#| exercise"):
+        # a check cell: with the placeholder it must raise its ExerciseError ...
+        assert isinstance(error, ExerciseError) and "placeholder" in str(error), (src, error)
+        caught += 1
+        # ... and pass once the teacher's solution (the cell after the same exercise) has run
+        solution = teacher_cells[teacher_cells.index(cells[i - 1]) + 1]
+        assert solution.lstrip().startswith("#| solution")
+        shell.run_cell(solution, silent=True)
+        again = shell.run_cell(src, silent=True)
+        assert again.error_in_exec is None, (src, again.error_in_exec)
+        passed += 1
+    else:
+        assert error is None, (src[:200], error)
+print(caught, passed)
+'''
+
+
+def test_a_student_works_through_lesson_one(student, tmp_path):
+    """The student version of Lesson 1, run top to bottom as a student would: every check stops on the untouched
+    placeholder with its message, and passes once the answer (the teacher's solution) is filled in."""
+    lesson = LESSONS[0]
+    script = tmp_path / "walk.py"
+    script.write_text(WALK)
+    result = subprocess.run([sys.executable, str(script), str(student / lesson.name), str(lesson)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=300,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    n = len(sv.exercises(_load(lesson), lesson.name))
+    assert result.stdout.split()[-2:] == [str(n), str(n)]
