@@ -186,9 +186,15 @@ def main():
     parser.add_argument("--datasets", nargs="*", help="with --paper: a subset of " + ", ".join(PAPER_DATA))
     parser.add_argument("--model", default="xgboost", choices=["xgboost", "hgb"])
     parser.add_argument("--permutations", type=int, default=None)
+    parser.add_argument("--seeds", type=int, nargs="+", default=None,
+                        help="with --paper: significance seeds; each search runs once, its filter once per seed "
+                             "(the spread of the counts over the random subsets)")
     args = parser.parse_args()
     global SHIPPED_ONLY
     SHIPPED_ONLY = args.quick
+    if args.paper and args.seeds:
+        args.permutations = args.permutations or (200 if args.quick else 10_000)
+        return paper_seeds(args)
     if args.paper:
         args.permutations = args.permutations or (200 if args.quick else 10_000)
         return paper_main(args)
@@ -414,8 +420,10 @@ def set_statistics(result, rows):
                 iou=float(np.mean(ious)) if ious else np.nan)
 
 
-def paper_experiment(name, metric, n_permutations, model="xgboost", parts=None, pvalue="subroc"):
-    "One row of Tables 1/5/6 for one data set and metric: basic top-5, full top-100 filtered, basic top-100 filtered."
+def paper_experiment(name, metric, n_permutations, model="xgboost", parts=None, pvalue="subroc", seeds=(0,)):
+    """One row of Tables 1/5/6 for one data set and metric: basic top-5, full top-100 filtered, basic top-100
+    filtered. With several `seeds` each search runs once and its significance filter once per seed (the random
+    subsets are the only random part): the counts get a `_seed<s>` suffix per seed."""
     from ciauto.subgroups import significance_filter
     frame, nominal, (train, search, validation, _), _ = parts or paper_parts(name, model)
     D = frame.iloc[search].reset_index(drop=True)
@@ -429,21 +437,24 @@ def paper_experiment(name, metric, n_permutations, model="xgboost", parts=None, 
         start = time.process_time()
         found = find_subgroups(D, **common, **extra)
         row[f"seconds_search_{key}"] = time.process_time() - start
-        start = time.process_time()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tested = significance_filter(found, V, n_permutations=n_permutations, fdr=0.05, random_state=0,
-                                         k=None if key == "b" else 5, pvalue=pvalue)
-        row[f"seconds_test_{key}"] = time.process_time() - start
-        significant = np.flatnonzero(tested.table["significant"].to_numpy())
-        n_found, n_sig = len(found.table), len(significant)
-        if key == "b":
-            stats = set_statistics(found, np.arange(n_found))
-            row["b_counts"] = f"{n_sig}/{n_found}"
-        else:
-            stats = set_statistics(found, significant[:5])
-            row[f"{key}_counts"] = f"{min(n_sig, 5)}/{n_sig}/{n_found}"
-        row.update({f"{key}_{k}": v for k, v in stats.items()})
+        for seed in seeds:
+            suffix = "" if len(seeds) == 1 and seed == 0 else f"_seed{seed}"
+            start = time.process_time()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tested = significance_filter(found, V, n_permutations=n_permutations, fdr=0.05, random_state=seed,
+                                             k=None if key == "b" else 5, pvalue=pvalue)
+            row[f"seconds_test_{key}{suffix}"] = time.process_time() - start
+            significant = np.flatnonzero(tested.table["significant"].to_numpy())
+            n_found, n_sig = len(found.table), len(significant)
+            if key == "b":
+                stats = set_statistics(found, np.arange(n_found))
+                row[f"b_counts{suffix}"] = f"{n_sig}/{n_found}"
+            else:
+                stats = set_statistics(found, significant[:5])
+                row[f"{key}_counts{suffix}"] = f"{min(n_sig, 5)}/{n_sig}/{n_found}"
+            if seed == seeds[0]:
+                row.update({f"{key}_{k}": v for k, v in stats.items()})
         row[f"{key}_evaluated"] = found.n_evaluated
     return row
 
@@ -537,6 +548,25 @@ def paper_main(args):
             out.write_text(paper_markdown(rows, runtimes, fits, args.model, args.permutations))
     if runtimes:
         print(f"pruning speed-up ratio (exhaustive / pruned), median: {pd.DataFrame(runtimes)['speedup'].median():.3g}")
+    print(f"wrote {out}")
+
+
+def paper_seeds(args):
+    """Tables 1/5/6's significance counts over several seeds of the random subsets at the paper's R (issue 24):
+    one search per data set, metric and setting, its significance filter once per seed. Writes
+    bench/out/subgroups_seeds.csv, one row per data set and metric, a counts column per setting and seed."""
+    names = args.datasets or ["cancer", "approval", "statlog", "adult"]
+    out = Path(args.out).with_name("subgroups_seeds.csv")
+    out.parent.mkdir(exist_ok=True)
+    rows = []
+    for name in names:
+        parts = paper_parts(name, args.model)
+        for metric in PAPER_METRICS.values():
+            row = paper_experiment(name, metric, args.permutations, args.model, parts, seeds=tuple(args.seeds))
+            rows.append({k: v for k, v in row.items() if "counts" in k or k in ("data", "metric", "rows_search")
+                         or k.startswith("seconds")})
+            print(rows[-1], flush=True)
+            pd.DataFrame(rows).to_csv(out, index=False)
     print(f"wrote {out}")
 
 

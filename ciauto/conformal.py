@@ -9,6 +9,7 @@ import dataclasses
 import math
 import numbers
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -19,6 +20,7 @@ from joblib import Parallel, delayed
 from scipy.special import gammaln
 from scipy.stats import false_discovery_control
 from sklearn.base import clone
+from sklearn.exceptions import NotFittedError
 
 from ._checks import (as_array, as_binary_labels, as_float_array, as_generator, check_bool, check_choice, check_int,
                             check_n_jobs, check_probability, check_real)
@@ -74,6 +76,7 @@ def asymptotic_constant(n: int,  # number of calibration scores, >= 3
                         delta: float,  # crossing probability in (0, 1)
                        ) -> float:
     "c_n(delta) of the asymptotic band (Bates et al. 2023, eq. 13); needs n >= 3."
+    n, delta = check_int(n, "n", minimum=3), check_probability(delta, "delta")
     loglog = math.log(math.log(n))
     return (-math.log(-math.log1p(-delta)) + 2 * loglog + 0.5 * math.log(loglog) - 0.5 * math.log(math.pi)) \
         / math.sqrt(2 * loglog)
@@ -83,6 +86,7 @@ def asymptotic_delta(n: int,  # number of calibration scores, >= 3
                      c: float,  # the constant c_n
                     ) -> float:
     "The inverse of `asymptotic_constant` in delta: the delta whose c_n(delta) is `c`."
+    n, c = check_int(n, "n", minimum=3), check_real(c, "c")
     loglog = math.log(math.log(n))
     z = c * math.sqrt(2 * loglog) - 2 * loglog - 0.5 * math.log(loglog) + 0.5 * math.log(math.pi)
     return -math.expm1(-math.exp(-z))
@@ -378,9 +382,11 @@ def correct_pvalues(pvalues,  # p-values in (0, 1]
                     band,  # a Band, or b_1..b_{n+1}
                    ) -> np.ndarray:  # h(p) per p-value
     "h(p) = b_{ceil((n+1) p)} (clipped to 1..n+1) for arbitrary p-values in (0, 1] and a band b_1..b_{n+1}."
-    b = np.asarray(band.upper if isinstance(band, Band) else band, dtype=np.float64)
+    b = as_float_array(band.upper if isinstance(band, Band) else np.atleast_1d(as_array(band, "band")), "band")
     if b.ndim != 1 or b.size < 2:
         raise ValueError(f"band must be b_1..b_(n+1), a 1-D array of at least 2 values; got shape {b.shape}")
+    if b[0] < 0 or b[-1] > 1 or (np.diff(b) < 0).any():
+        raise ValueError("band must be b_1..b_(n+1): non-decreasing values in [0, 1] (calibration_band gives one)")
     p = _check_scores(np.atleast_1d(pvalues), "pvalues")
     if np.any((p <= 0) | (p > 1)):
         raise ValueError("pvalues must lie in (0, 1]")
@@ -592,6 +598,10 @@ def conformal_table(id_scores,  # n ID (calibration) scores
                     random_state=None,  # for a "monte_carlo" given by name (an int makes the row reproducible)
                    ) -> pd.DataFrame:  # one row per band, indexed by its method name
     "Classical and conformal metrics for several corrections side by side (the `ciauto conformal` table)."
+    if isinstance(methods, (str, BandOptions)):
+        methods = [methods]
+    if len(methods) == 0:
+        raise ValueError("methods must name at least one band (e.g. methods=('simes', 'dkwm'))")
     rows = []
     for method in methods:
         if method == "monte_carlo":
@@ -671,7 +681,22 @@ def _selection_plot(self,
 ConformalSelection.to_dict, ConformalSelection.plot = _selection_to_dict, _selection_plot
 
 # %% ../nbs/07_conformal.ipynb #616f48fb
-def _select(pvalues, alpha, delta, method, n_calibration) -> ConformalSelection:
+def _selection_pvalues(calibration_scores, test_scores, delta, method, higher_is_ood):
+    "(p-values, the smallest p-value any test point can get, n) for marginal (delta None) or conditional p-values."
+    n, counts = _calibration_counts(calibration_scores, test_scores, higher_is_ood)
+    if delta is None:
+        return (1.0 + counts) / (n + 1), 1 / (n + 1), n
+    upper = as_band_options(method).band(n, delta).upper
+    return upper[counts], float(upper[0]), n
+
+
+def _select(pvalues, alpha, delta, method, n_calibration, smallest) -> ConformalSelection:
+    if smallest > alpha:  # BH flags nothing unless some p-value is <= alpha
+        kind = "marginal" if delta is None else f"calibration-conditional (delta={delta:g})"
+        need = f" (at least {math.ceil(1 / alpha) - 1})" if delta is None else ""
+        warnings.warn(f"with n={n_calibration} calibration scores the smallest possible {kind} p-value is "
+                      f"{smallest:.3g} > alpha={alpha:g}: no test point can be flagged; use more calibration "
+                      f"points{need} or a larger alpha", stacklevel=3)
     adjusted = false_discovery_control(pvalues, method="bh")
     return ConformalSelection(selected=adjusted <= alpha, pvalues=pvalues, adjusted=adjusted, alpha=alpha,
                               delta=delta, method=None if delta is None else as_band_options(method).method,
@@ -688,12 +713,10 @@ def conformal_selection(calibration_scores,  # n ID scores not used to fit the d
                        ) -> ConformalSelection:
     "Flag test points as OOD with false discovery rate <= alpha: Benjamini-Hochberg on conformal p-values."
     alpha = check_probability(alpha, "alpha")
-    if delta is None:
-        pvalues = marginal_pvalues(calibration_scores, test_scores, higher_is_ood=higher_is_ood)
-    else:
-        pvalues = conformal_pvalues(calibration_scores, test_scores, delta=delta, method=method,
-                                    higher_is_ood=higher_is_ood)
-    return _select(pvalues, alpha, delta, method, _check_scores(calibration_scores, "calibration_scores").size)
+    if delta is not None:
+        delta = check_probability(delta, "delta")
+    pvalues, smallest, n = _selection_pvalues(calibration_scores, test_scores, delta, method, higher_is_ood)
+    return _select(pvalues, alpha, delta, method, n, smallest)
 
 # %% ../nbs/07_conformal.ipynb #3af27863
 def outlier_scores(detector,  # a fitted detector with score_samples or decision_function
@@ -705,8 +728,15 @@ def outlier_scores(detector,  # a fitted detector with score_samples or decision
     score = getattr(detector, "score_samples", None) or getattr(detector, "decision_function", None)
     if score is None:
         raise TypeError(f"detector must have score_samples or decision_function, got {type(detector).__name__}")
-    values = np.asarray(score(X), dtype=np.float64).ravel()
-    return -values if check_bool(higher_is_normal, "higher_is_normal") else values
+    higher_is_normal = check_bool(higher_is_normal, "higher_is_normal")
+    try:
+        values = np.asarray(score(X), dtype=np.float64).ravel()
+    except NotFittedError as err:
+        raise ValueError(f"detector is not fitted: fit it first ({err})") from err
+    if not np.isfinite(values).all():
+        raise ValueError(f"the detector's scores of X hold {int((~np.isfinite(values)).sum())} NaN or infinite "
+                         f"value(s) (rows with missing values?); conformal p-values need finite scores")
+    return -values if higher_is_normal else values
 
 # %% ../nbs/07_conformal.ipynb #dc7f7e96
 class ConformalDetector:
@@ -734,7 +764,10 @@ class ConformalDetector:
             raise ValueError(f"X must be a 2-D array of at least 2 inliers, got shape {X.shape}")
         order = as_generator(self.random_state).permutation(X.shape[0])
         n_cal = min(X.shape[0] - 1, max(1, round(self.calibration_share * X.shape[0])))
-        self.detector_ = clone(self.detector).fit(X[order[n_cal:]])
+        try:
+            self.detector_ = clone(self.detector).fit(X[order[n_cal:]])
+        except (TypeError, ValueError) as err:
+            raise type(err)(f"X: {type(self.detector).__name__} could not be fitted on it ({err})") from err
         self.calibration_scores_ = np.sort(self.score(X[order[:n_cal]]))
         return self
 
@@ -743,7 +776,7 @@ class ConformalDetector:
              ) -> np.ndarray:
         "OOD scores of the fitted detector (higher = more anomalous)."
         if not hasattr(self, "detector_"):
-            raise ValueError("this ConformalDetector is not fitted yet; call fit(X) with inliers first")
+            raise ValueError("this ConformalDetector is not fitted yet; call fit(X) with inliers before score")
         return outlier_scores(self.detector_, X, higher_is_normal=self.higher_is_normal)
 
     def pvalues(self, X,  # rows to test
@@ -752,9 +785,14 @@ class ConformalDetector:
                 method="simes",  # band for the calibration-conditional p-values (a name or a BandOptions)
                ) -> np.ndarray:  # one p-value per row; small = unlike the inliers
         "Conformal p-values of new points against the held-out inliers."
+        self._check_fitted("pvalues")
         if delta is None:
             return marginal_pvalues(self.calibration_scores_, self.score(X))
         return conformal_pvalues(self.calibration_scores_, self.score(X), delta=delta, method=method)
+
+    def _check_fitted(self, what):
+        if not hasattr(self, "calibration_scores_"):
+            raise ValueError(f"this ConformalDetector is not fitted yet; call fit(X) with inliers before {what}")
 
     def select(self, X,  # rows to screen
                *,
@@ -764,8 +802,11 @@ class ConformalDetector:
               ) -> ConformalSelection:
         "Conformal selection (Benjamini-Hochberg) of the anomalies among `X`."
         alpha = check_probability(alpha, "alpha")
-        return _select(self.pvalues(X, delta=delta, method=method), alpha, delta, method,
-                       self.calibration_scores_.size)
+        self._check_fitted("select")
+        if delta is not None:
+            delta = check_probability(delta, "delta")
+        pvalues, smallest, n = _selection_pvalues(self.calibration_scores_, self.score(X), delta, method, True)
+        return _select(pvalues, alpha, delta, method, n, smallest)
 
     def __repr__(self):
         fitted = f", n_calibration={self.calibration_scores_.size}" if hasattr(self, "calibration_scores_") else ""
@@ -784,6 +825,15 @@ def openood_table(scores,  # {(id_name, detector): (id_scores, {ood_name: ood_sc
                   higher_is_ood: bool = False,  # OpenOOD's scores are confidences (higher = more ID)
                  ) -> pd.DataFrame:  # rows (id, detector); columns (group, metric); percentages
     "Classical vs conformal AUROC and FPR@TPR, averaged over the OOD datasets of each group (Novello et al., Table 1)."
+    if not isinstance(scores, Mapping) or not scores:
+        raise TypeError(f"scores must be a non-empty mapping {{(id_name, detector): (id_scores, {{ood_name: "
+                        f"ood_scores}})}}, got {type(scores).__name__}{' (empty)' if isinstance(scores, Mapping) else ''}")
+    if not isinstance(groups, Mapping):
+        raise TypeError(f"groups must be a mapping {{ood_name: group}}, got {type(groups).__name__}")
+    for key, entry in scores.items():
+        if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], Mapping) and entry[1]):
+            raise TypeError(f"scores[{key!r}] must be a pair (id_scores, {{ood_name: ood_scores}}) with at least one "
+                            "OOD dataset")
     rows = {}
     for key, (id_scores, oods) in scores.items():
         options = as_band_options(method)

@@ -61,8 +61,8 @@ def data_dirs(data_home=None, # a folder holding dataset files, searched first (
     return dirs
 
 # %% ../nbs/01_datasets.ipynb #73f80a91
-@lru_cache(maxsize=256)
-def _sha256_of(path: str, size: int, mtime_ns: int) -> str:
+def _sha256_of(path: Path) -> str:
+    "The file's sha256, read now (never cached: see above)."
     digest = hashlib.sha256()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
@@ -72,8 +72,7 @@ def _sha256_of(path: str, size: int, mtime_ns: int) -> str:
 
 def _verified(path: Path, entry: pd.Series) -> Path:
     "`path` if its sha256 is the manifest's for `entry`; otherwise a ValueError naming the path."
-    stat = path.stat()
-    found = _sha256_of(str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    found = _sha256_of(path)
     if entry["sha256"] and found != entry["sha256"]:
         raise ValueError(f"{path} is not the dataset {entry['name']!r}: its sha256 is {found[:12]}..., the manifest "
                          f"says {entry['sha256'][:12]}...; remove or replace that file (ciauto/data/manifest.csv "
@@ -93,14 +92,17 @@ def _locate(entry: pd.Series, data_home=None) -> Path | None:
 def list_datasets(*, data_home=None, # a folder holding dataset files, searched before CIAUTO_DATA
                  ) -> pd.DataFrame: # name, kind, rows, columns, target, positive_class, minority_fraction, openml_id, location
     """Every dataset ciauto knows: name, kind (`table` or `adbench`), rows, columns (target included), target,
-    positive (minority) class, minority fraction, OpenML id and `location` (`embedded`, a file path, `openml` or
-    `missing`)."""
+    positive (minority) class, minority fraction, OpenML id and `location` (`embedded`, the path of a verified
+    file, `checksum mismatch: <path>` for a file the loaders refuse, `openml` or `missing`)."""
     m = _manifest().reset_index(drop=True)
     folders = [PACKAGE_DATA, *data_dirs(data_home)]
     locations = []
-    for file, openml_id in zip(m["file"], m["openml_id"]):
+    for file, expected, openml_id in zip(m["file"], m["sha256"], m["openml_id"]):
         path = next((folder / file for folder in folders if (folder / file).is_file()), None)
-        if path is not None:
+        if path is not None and expected and _sha256_of(path) != expected:
+            # the loaders refuse this file (they read the first one found), so it is no location: say why
+            locations.append(f"checksum mismatch: {path}")
+        elif path is not None:
             locations.append("embedded" if path.parent == PACKAGE_DATA else str(path))
         else:
             locations.append("openml" if openml_id else "missing")

@@ -17,13 +17,12 @@ from scipy.special import softmax
 from sklearn.base import clone
 from sklearn.neighbors import NearestNeighbors
 
-from ._checks import (as_array, as_generator, check_bool, check_choice, check_int, check_probability, check_real,
-                            class_codes,
-                            order_statistic_rank)
+from ._checks import (as_array, as_float_array, as_generator, check_bool, check_choice, check_int,
+                            check_probability, check_real, class_codes, order_statistic_rank, sorted_labels)
 from .conformal import outlier_scores
 
 # %% auto #0
-__all__ = ['METHODS', 'SCORE_KINDS', 'MAHALANOBIS_COVARIANCES', 'lac_scores', 'aps_scores', 'conformal_threshold',
+__all__ = ['METHODS', 'SCORE_KINDS', 'APS_RULES', 'MAHALANOBIS_COVARIANCES', 'lac_scores', 'aps_scores', 'conformal_threshold',
            'PredictionSets', 'conformal_sets', 'softmax_scores', 'class_conditional_scores']
 
 # %% ../nbs/07b_prediction_sets.ipynb #15b439e0
@@ -33,7 +32,7 @@ SCORE_KINDS = ("probability", "nonconformity")
 
 def _score_matrix(scores, name: str, n_classes: int | None = None) -> np.ndarray:
     "A finite float n x K matrix (K >= 2, or the given K)."
-    arr = np.asarray(scores)
+    arr = as_array(scores, name)
     if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
         raise TypeError(f"{name} must be a real-valued n x K matrix, got dtype {arr.dtype}")
     arr = arr.astype(np.float64)
@@ -57,18 +56,14 @@ def _class_labels(labels, name: str, n: int, n_classes: int) -> np.ndarray:
     return class_codes(arr, n_classes, name, "the scores")
 
 # %% ../nbs/07b_prediction_sets.ipynb #5dd0bdc7
-def lac_scores(probabilities: np.ndarray,  # n x K, higher = more plausible
+def lac_scores(probabilities,  # n x K, higher = more plausible
               ) -> np.ndarray:
     "LAC nonconformity 1 - p(y | x) for every class."
-    return 1.0 - probabilities
+    return 1.0 - _score_matrix(probabilities, "probabilities")
 
 
-def aps_scores(probabilities: np.ndarray,  # n x K, higher = more plausible
-               u: np.ndarray | None = None,  # one uniform per row (randomised APS), or None for u = 1
-               lam: float = 0.0,  # RAPS penalty per rank beyond `k_reg`
-               k_reg: int = 0,  # ranks 1..k_reg go unpenalised
-              ) -> np.ndarray:  # n x K: E(x, y, u) + lam * max(0, rank - k_reg)
-    "APS (and, with `lam > 0`, RAPS) nonconformity of every class of every row."
+def _aps(probabilities, u, lam, k_reg):
+    "APS/RAPS scores of validated input (see `aps_scores`)."
     order = np.argsort(-probabilities, axis=1, kind="stable")
     ranked = np.take_along_axis(probabilities, order, axis=1)
     before = np.zeros_like(ranked)
@@ -81,33 +76,65 @@ def aps_scores(probabilities: np.ndarray,  # n x K, higher = more plausible
     np.put_along_axis(out, order, e, axis=1)
     return out
 
+
+def aps_scores(probabilities,  # n x K, higher = more plausible
+               u=None,  # one uniform in [0, 1] per row (randomised APS), or None for u = 1
+               lam: float = 0.0,  # RAPS penalty per rank beyond `k_reg`
+               k_reg: int = 0,  # ranks 1..k_reg go unpenalised
+              ) -> np.ndarray:  # n x K: E(x, y, u) + lam * max(0, rank - k_reg)
+    "APS (and, with `lam > 0`, RAPS) nonconformity of every class of every row."
+    p = _score_matrix(probabilities, "probabilities")
+    if u is not None:
+        u = as_float_array(u, "u")
+        if u.shape != (p.shape[0],) or u.min() < 0 or u.max() > 1:
+            raise ValueError(f"u must hold one value in [0, 1] per row of probabilities ({p.shape[0]}), got shape "
+                             f"{u.shape}")
+    return _aps(p, u, check_real(lam, "lam", minimum=0), check_int(k_reg, "k_reg", minimum=0))
+
 # %% ../nbs/07b_prediction_sets.ipynb #7a2a6b26
-def conformal_threshold(calibration_nonconformity: np.ndarray,  # r_1..r_n of the true labels
+def _threshold(r: np.ndarray, alpha: float) -> tuple[float, int]:
+    "(q_hat, k) of validated scores `r` (possibly empty): the k-th smallest, inf when k > n."
+    k = order_statistic_rank(1 - alpha, r.size + 1)
+    return (math.inf, k) if k > r.size else (float(np.partition(r, k - 1)[k - 1]), k)
+
+
+def _too_few_message(alpha: float, n: int) -> str:
+    return (f"alpha={alpha:g} needs at least {math.ceil(1 / alpha) - 1} calibration points, got n={n}: "
+            "every prediction set holds every class")
+
+
+def conformal_threshold(calibration_nonconformity,  # r_1..r_n of the true labels (1-D, finite)
                         alpha: float,  # miscoverage level in (0, 1)
                        ) -> tuple[float, int]:  # (q_hat, k): the k-th smallest score, inf when k > n
     "The split-conformal threshold q_hat = r_(k) with k = ceil((n + 1)(1 - alpha))."
-    n = calibration_nonconformity.size
-    k = order_statistic_rank(1 - alpha, n + 1)
-    if k > n:
-        warnings.warn(f"alpha={alpha:g} needs at least {math.ceil(1 / alpha) - 1} calibration points, got n={n}: "
-                      "every prediction set holds every class", stacklevel=3)
-        return math.inf, k
-    return float(np.partition(calibration_nonconformity, k - 1)[k - 1]), k
+    if as_array(calibration_nonconformity, "calibration_nonconformity").dtype == bool:
+        raise TypeError("calibration_nonconformity must hold real-valued scores, got dtype bool")
+    r = as_float_array(calibration_nonconformity, "calibration_nonconformity")
+    alpha = check_probability(alpha, "alpha")
+    q, k = _threshold(r, alpha)
+    if k > r.size:
+        warnings.warn(_too_few_message(alpha, r.size), stacklevel=2)
+    return q, k
 
 # %% ../nbs/07b_prediction_sets.ipynb #7eff9d0f
 @dataclass(frozen=True)
 class PredictionSets:
     "Split-conformal prediction sets of the test points, with the calibration that produced them."
     sets: np.ndarray = field(repr=False)  # bool n_test x K: class j is in the set of test point i
-    threshold: float  # q_hat on the method's nonconformity scale (inf: every set holds every class)
+    threshold: float  # q_hat on the method's nonconformity scale (inf: every set holds every class; NaN: Mondrian)
     method: str  # "lac", "aps" or "raps"
     alpha: float  # target miscoverage; coverage is at least 1 - alpha
-    rank: int  # k = ceil((n + 1)(1 - alpha)), the order statistic used for q_hat
+    rank: int | None  # k = ceil((n + 1)(1 - alpha)), the order statistic used for q_hat (None: Mondrian)
     n_calibration: int  # number of calibration points n
-    randomized: bool = False  # APS/RAPS with a uniform u per point
+    randomized: bool = False  # APS/RAPS with a uniform u per point at both steps (rule "randomized")
     lam: float | None = None  # RAPS penalty per rank beyond k_reg
     k_reg: int | None = None  # RAPS: ranks 1..k_reg go unpenalised
     scores: str = "probability"  # what the score matrices held: "probability" or "nonconformity"
+    rule: str | None = None  # APS/RAPS: "include_last", "exact" or "randomized" (None for LAC)
+    mondrian: bool = False  # one threshold per class (class-conditional calibration)
+    class_thresholds: np.ndarray | None = field(default=None, repr=False)  # Mondrian: q_hat of each class
+    class_ranks: np.ndarray | None = field(default=None, repr=False)  # Mondrian: k of each class
+    class_counts: np.ndarray | None = field(default=None, repr=False)  # Mondrian: calibration points of each class
 
     @property
     def sizes(self) -> np.ndarray:
@@ -131,21 +158,46 @@ class PredictionSets:
         y = _class_labels(y, "y", self.sets.shape[0], self.sets.shape[1])
         return float(self.sets[np.arange(y.size), y].mean())
 
+    def class_coverage(self,
+                       y,  # true classes of the test points (column indices)
+                      ) -> pd.DataFrame:  # one row per class: test points, coverage (NaN without points), mean size
+        "Coverage and mean set size within each true class (Mondrian calibration makes every coverage >= 1 - alpha)."
+        y = _class_labels(y, "y", self.sets.shape[0], self.sets.shape[1])
+        hit, sizes, K = self.sets[np.arange(y.size), y], self.sizes, self.sets.shape[1]
+        counts = np.bincount(y, minlength=K)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            cover = np.bincount(y, weights=hit, minlength=K) / counts
+            size = np.bincount(y, weights=sizes, minlength=K) / counts
+        return pd.DataFrame({"n_test": counts, "coverage": cover, "mean_size": size},
+                            index=pd.RangeIndex(K, name="class"))
+
     def __repr__(self):
         extra = f", lam={self.lam:g}, k_reg={self.k_reg}" if self.method == "raps" else ""
-        rand = ", randomized" if self.randomized else ""
-        return (f"PredictionSets({self.method}{rand}{extra}, alpha={self.alpha:g}, n={self.n_calibration}, "
-                f"threshold={self.threshold:.4g}; {self.sets.shape[0]} test points, mean size {self.mean_size:.3f}, "
-                f"empty {self.empty_share:.1%})")
+        rule = f", {self.rule}" if self.rule else ""
+        if self.mondrian:
+            finite = self.class_thresholds[np.isfinite(self.class_thresholds)]
+            span = f"{finite.min():.4g}..{finite.max():.4g}" if finite.size else "inf"
+            where = f", mondrian, thresholds {span}"
+        else:
+            where = f", threshold={self.threshold:.4g}"
+        return (f"PredictionSets({self.method}{rule}{extra}, alpha={self.alpha:g}, n={self.n_calibration}{where}; "
+                f"{self.sets.shape[0]} test points, mean size {self.mean_size:.3f}, empty {self.empty_share:.1%})")
 
 # %% ../nbs/07b_prediction_sets.ipynb #149fdcdf
 def _to_dict(self) -> dict:
     "JSON-serialisable summary (without the sets themselves; `to_frame()` has them)."
     counts = np.bincount(self.sizes, minlength=self.sets.shape[1] + 1)
-    return {"method": self.method, "alpha": self.alpha, "randomized": self.randomized, "lam": self.lam,
-            "k_reg": self.k_reg, "scores": self.scores, "n_calibration": self.n_calibration, "rank": self.rank,
-            "threshold": None if math.isinf(self.threshold) else self.threshold, "n_test": int(self.sets.shape[0]),
-            "mean_size": self.mean_size, "empty_share": self.empty_share, "size_counts": counts.tolist()}
+    def number(q):
+        return None if not math.isfinite(q) else float(q)
+    out = {"method": self.method, "rule": self.rule, "alpha": self.alpha, "randomized": self.randomized,
+           "lam": self.lam, "k_reg": self.k_reg, "scores": self.scores, "mondrian": self.mondrian,
+           "n_calibration": self.n_calibration, "rank": self.rank, "threshold": number(self.threshold),
+           "n_test": int(self.sets.shape[0]), "mean_size": self.mean_size, "empty_share": self.empty_share,
+           "size_counts": counts.tolist()}
+    if self.mondrian:
+        out.update(class_thresholds=[number(q) for q in self.class_thresholds],
+                   class_ranks=self.class_ranks.tolist(), class_counts=self.class_counts.tolist())
+    return out
 
 
 def _to_frame(self) -> pd.DataFrame:
@@ -180,8 +232,11 @@ def _plot(self,
 PredictionSets.to_dict, PredictionSets.to_frame, PredictionSets.plot = _to_dict, _to_frame, _plot
 
 # %% ../nbs/07b_prediction_sets.ipynb #4b0fe603
-def _check_options(method, scores, randomized, lam, k_reg):
-    "Validated (method, scores, randomized, lam, k_reg); the RAPS defaults are lam = 0.01, k_reg = 1."
+APS_RULES = ("include_last", "exact", "randomized")
+
+
+def _check_options(method, scores, rule, randomized, lam, k_reg):
+    "Validated (method, scores, rule, lam, k_reg); the APS/RAPS rule defaults to include_last, RAPS to lam = 0.01, k_reg = 1."
     method = check_choice(method, "method", METHODS)
     scores = check_choice(scores, "scores", SCORE_KINDS)
     randomized = check_bool(randomized, "randomized")
@@ -189,30 +244,55 @@ def _check_options(method, scores, randomized, lam, k_reg):
         raise ValueError(f"lam and k_reg apply to method='raps' only, not to method={method!r}")
     if method == "lac" and randomized:
         raise ValueError("randomized applies to method='aps' or 'raps'; LAC has no randomised variant")
+    if method == "lac" and rule is not None:
+        raise ValueError(f"rule applies to method='aps' or 'raps' ({', '.join(map(repr, APS_RULES))}); LAC has one "
+                         f"rule, got rule={rule!r}")
     if method != "lac" and scores == "nonconformity":
         raise ValueError(f"method={method!r} needs probabilities (scores='probability'); turn nonconformity "
                          "scores into probabilities with softmax_scores first")
+    if method != "lac":
+        if rule is None:
+            rule = "randomized" if randomized else "include_last"
+        rule = check_choice(rule, "rule", APS_RULES)
+        if randomized and rule != "randomized":
+            raise ValueError(f"randomized=True is rule='randomized'; it contradicts rule={rule!r}")
     if method == "raps":
         lam = check_real(0.01 if lam is None else lam, "lam", minimum=0)
         k_reg = check_int(1 if k_reg is None else k_reg, "k_reg", minimum=0)
-    return method, scores, randomized, lam, k_reg
+    return method, scores, rule, lam, k_reg
 
 # %% ../nbs/07b_prediction_sets.ipynb #50b8f2c0
+def _mondrian_thresholds(r_true, y, n_classes, alpha):
+    "Per class: (q_hat, k, number of calibration points), with one warning naming the classes that have too few."
+    thresholds, ranks, counts = np.empty(n_classes), np.empty(n_classes, np.int64), np.bincount(y, minlength=n_classes)
+    for j in range(n_classes):
+        thresholds[j], ranks[j] = _threshold(r_true[y == j], alpha)
+    short = np.flatnonzero(ranks > counts)
+    if short.size:
+        listed = ", ".join(f"{j} ({counts[j]})" for j in short[:10])
+        warnings.warn(f"mondrian: alpha={alpha:g} needs at least {math.ceil(1 / alpha) - 1} calibration points per "
+                      f"class; class(es) {listed} have fewer, so every prediction set holds them", stacklevel=3)
+    return thresholds, ranks, counts
+
+
 def conformal_sets(calibration_scores,  # n x K per-class scores of the calibration points
                    calibration_labels,  # their true classes, column indices 0..K-1
                    test_scores,  # m x K per-class scores of the test points
                    *,
                    method: str = "lac",  # "lac", "aps" or "raps"
                    alpha: float = 0.1,  # miscoverage level in (0, 1): sets cover with probability >= 1 - alpha
-                   randomized: bool = False,  # APS/RAPS: draw u ~ U(0, 1) per point instead of u = 1
+                   rule: str | None = None,  # APS/RAPS: "include_last" (None: the default), "exact" or "randomized"
+                   randomized: bool = False,  # APS/RAPS: True is rule="randomized" (u ~ U(0, 1) at both steps)
+                   mondrian: bool = False,  # one threshold per class: coverage >= 1 - alpha within every true class
                    lam: float | None = None,  # RAPS penalty per rank beyond k_reg (default 0.01)
                    k_reg: int | None = None,  # RAPS: ranks 1..k_reg go unpenalised (default 1)
                    scores: str = "probability",  # "probability" (higher = more plausible) or "nonconformity"
-                   random_state=None,  # None, int >= 0, SeedSequence or Generator (for the randomised variants)
+                   random_state=0,  # int >= 0 (default 0: the same sets every call), SeedSequence, Generator or None
                   ) -> PredictionSets:
-    "Split-conformal prediction sets with marginal coverage >= 1 - alpha (LAC, APS or RAPS)."
-    method, scores, randomized, lam, k_reg = _check_options(method, scores, randomized, lam, k_reg)
+    "Split-conformal prediction sets with coverage >= 1 - alpha (LAC, APS or RAPS; marginal or per class)."
+    method, scores, rule, lam, k_reg = _check_options(method, scores, rule, randomized, lam, k_reg)
     alpha = check_probability(alpha, "alpha")
+    mondrian = check_bool(mondrian, "mondrian")
     cal = _score_matrix(calibration_scores, "calibration_scores")
     test = _score_matrix(test_scores, "test_scores", cal.shape[1])
     y = _class_labels(calibration_labels, "calibration_labels", cal.shape[0], cal.shape[1])
@@ -223,14 +303,23 @@ def conformal_sets(calibration_scores,  # n x K per-class scores of the calibrat
             if matrix.min() < 0 or matrix.max() > 1:
                 raise ValueError(f"{name} must be probabilities in [0, 1] for method={method!r}")
         u_cal = u_test = None
-        if randomized:
+        if rule != "exact":
             rng = as_generator(random_state)
-            u_cal, u_test = rng.random(cal.shape[0]), rng.random(test.shape[0])
-        r_cal = aps_scores(cal, u_cal, lam or 0.0, k_reg or 0)
-        r_test = aps_scores(test, u_test, lam or 0.0, k_reg or 0)
-    threshold, rank = conformal_threshold(r_cal[np.arange(y.size), y], alpha)
-    return PredictionSets(sets=r_test <= threshold, threshold=threshold, method=method, alpha=alpha, rank=rank,
-                          n_calibration=y.size, randomized=randomized, lam=lam, k_reg=k_reg, scores=scores)
+            u_cal = rng.random(cal.shape[0])
+            u_test = rng.random(test.shape[0]) if rule == "randomized" else np.zeros(test.shape[0])
+        r_cal = _aps(cal, u_cal, lam or 0.0, k_reg or 0)
+        r_test = _aps(test, u_test, lam or 0.0, k_reg or 0)
+    r_true = r_cal[np.arange(y.size), y]
+    options = dict(method=method, alpha=alpha, n_calibration=y.size, randomized=rule == "randomized", lam=lam,
+                   k_reg=k_reg, scores=scores, rule=rule, mondrian=mondrian)
+    if mondrian:
+        thresholds, ranks, counts = _mondrian_thresholds(r_true, y, cal.shape[1], alpha)
+        return PredictionSets(sets=r_test <= thresholds, threshold=math.nan, rank=None, class_thresholds=thresholds,
+                              class_ranks=ranks, class_counts=counts, **options)
+    threshold, rank = _threshold(r_true, alpha)
+    if rank > y.size:
+        warnings.warn(_too_few_message(alpha, y.size), stacklevel=2)
+    return PredictionSets(sets=r_test <= threshold, threshold=threshold, rank=rank, **options)
 
 # %% ../nbs/07b_prediction_sets.ipynb #ac444f34
 def softmax_scores(nonconformity,  # n x K, lower = more plausible (e.g. a class-conditional distance)
@@ -239,7 +328,9 @@ def softmax_scores(nonconformity,  # n x K, lower = more plausible (e.g. a class
                   ) -> np.ndarray:  # n x K probabilities, rows summing to 1
     "Softmax of -nonconformity / T: turns class-conditional OOD scores into probabilities (Novello et al., 2024)."
     s = _score_matrix(nonconformity, "nonconformity")
-    return softmax(-s / check_real(temperature, "temperature", minimum=0, open_minimum=True), axis=1)
+    temperature = check_real(temperature, "temperature", minimum=0, open_minimum=True)
+    with np.errstate(over="ignore"):  # shifted by the row minimum first: a tiny T sends the others to -inf, not NaN
+        return softmax(-((s - s.min(axis=1, keepdims=True)) / temperature), axis=1)
 
 # %% ../nbs/07b_prediction_sets.ipynb #f9c38d6e
 MAHALANOBIS_COVARIANCES = ("class", "tied")
@@ -247,18 +338,18 @@ MAHALANOBIS_COVARIANCES = ("class", "tied")
 
 def _class_groups(features_train, labels_train, features):
     "(train matrix, test matrix, classes, list of row indices per class), all validated."
-    train = np.asarray(features_train, dtype=np.float64)
-    test = np.asarray(features, dtype=np.float64)
-    labels = np.asarray(labels_train)
-    if train.ndim != 2 or test.ndim != 2 or train.shape[1] != test.shape[1]:
+    train = as_float_array(features_train, "features_train", ndim=2)
+    test = as_float_array(features, "features", ndim=2)
+    if train.shape[1] != test.shape[1]:
         raise ValueError(f"features_train and features must be 2-D with the same number of columns, got shapes "
                          f"{train.shape} and {test.shape}")
+    # a plain list keeps its Python objects, so 1 and "1" stay two labels (numpy would make both the string "1")
+    labels = np.asarray(labels_train, dtype=object) if isinstance(labels_train, (list, tuple)) \
+        else as_array(labels_train, "labels_train")
     if labels.shape != (train.shape[0],):
         raise ValueError(f"labels_train must be 1-D with one label per row of features_train ({train.shape[0]}), "
                          f"got shape {labels.shape}")
-    if not (np.isfinite(train).all() and np.isfinite(test).all()):
-        raise ValueError("features_train and features must be finite")
-    classes, codes = np.unique(labels, return_inverse=True)
+    classes, codes = sorted_labels(labels, "labels_train")  # refuses NaN, None and mixed label types
     if classes.size < 2:
         raise ValueError(f"labels_train must hold at least 2 classes, got {classes.size}")
     return train, test, classes, [np.flatnonzero(codes == j) for j in range(classes.size)]
@@ -268,7 +359,8 @@ def _knn_distances(train, test, groups, n_neighbors):
     out = np.empty((test.shape[0], len(groups)))
     for j, rows in enumerate(groups):
         if rows.size < n_neighbors:
-            raise ValueError(f"class {j} has {rows.size} training points, fewer than n_neighbors={n_neighbors}")
+            raise ValueError(f"class {j} (the {j + 1}-th sorted label of labels_train) has {rows.size} training points, "
+                             f"fewer than n_neighbors={n_neighbors}")
         distances, _ = NearestNeighbors(n_neighbors=n_neighbors).fit(train[rows]).kneighbors(test)
         out[:, j] = distances[:, -1]
     return out
@@ -276,6 +368,26 @@ def _knn_distances(train, test, groups, n_neighbors):
 # %% ../nbs/07b_prediction_sets.ipynb #823cd3b4
 def _regularised(cov, shrinkage):
     return cov + shrinkage * np.trace(cov) / cov.shape[0] * np.eye(cov.shape[0])
+
+
+def _warn_singular(train, groups, covariance, shrinkage, classes):
+    "Say when a covariance is singular (fewer points than features): only `shrinkage` then regularises it."
+    p = train.shape[1]
+    if covariance == "tied":
+        free = sum(rows.size for rows in groups) - len(groups)  # rank of the pooled within-class covariance
+        if free < p:
+            warnings.warn(f"mahalanobis: the tied covariance has rank at most N - K = {free} for {p} features; "
+                          f"it is regularised only by shrinkage={shrinkage:g}, so distances along the missing "
+                          "directions are scaled by about 1/sqrt(shrinkage): raise shrinkage (e.g. 0.1) or reduce the "
+                          "features", stacklevel=3)
+        return
+    short = [(classes[j], rows.size) for j, rows in enumerate(groups) if rows.size <= p]
+    if short:
+        listed = ", ".join(f"{getattr(label, 'item', lambda: label)()!r} ({n})" for label, n in short[:10])
+        warnings.warn(f"mahalanobis: class(es) {listed} have no more points than the {p} features, so their "
+                      f"covariance is singular and regularised only by shrinkage={shrinkage:g} (distances along the "
+                      "missing directions are scaled by about 1/sqrt(shrinkage)): use covariance='tied', raise "
+                      "shrinkage (e.g. 0.1) or reduce the features", stacklevel=3)
 
 
 def _mahalanobis_distances(train, test, groups, covariance, shrinkage):
@@ -286,7 +398,12 @@ def _mahalanobis_distances(train, test, groups, covariance, shrinkage):
     out = np.empty((test.shape[0], len(groups)))
     for j, (mean, cov) in enumerate(zip(means, covs)):
         diff = test - mean
-        factor = cho_factor(_regularised(cov, shrinkage), lower=True)
+        try:
+            factor = cho_factor(_regularised(cov, shrinkage), lower=True)
+        except np.linalg.LinAlgError as err:
+            raise ValueError(f"mahalanobis: the covariance of class {j} (the {j + 1}-th sorted label) cannot be "
+                             f"inverted with shrinkage={shrinkage:g}; raise shrinkage (it adds a share of the mean "
+                             "variance, so features_train must not be constant within the class)") from err
         out[:, j] = np.sqrt(np.maximum(0.0, np.einsum("ij,ji->i", diff, cho_solve(factor, diff.T))))
     return out
 
@@ -307,7 +424,7 @@ def class_conditional_scores(features_train,  # N x p training features h(x_i) (
                              shrinkage: float = 1e-6,  # mahalanobis: add shrinkage * mean eigenvalue to the diagonal
                             ) -> np.ndarray:  # m x K nonconformity, columns in sorted label order; higher = less typical
     "Per-class OOD scores s(x, y) of Novello et al. (2024, App. B) for conformal classification."
-    train, test, _, groups = _class_groups(features_train, labels_train, features)
+    train, test, classes, groups = _class_groups(features_train, labels_train, features)
     if not isinstance(method, str):
         if not hasattr(method, "fit") or not (hasattr(method, "score_samples") or hasattr(method, "decision_function")):
             raise TypeError("method must be 'knn', 'mahalanobis' or an outlier detector with fit and score_samples "
@@ -320,4 +437,6 @@ def class_conditional_scores(features_train,  # N x p training features h(x_i) (
             test = test / np.maximum(np.linalg.norm(test, axis=1, keepdims=True), 1e-12)
         return _knn_distances(train, test, groups, check_int(n_neighbors, "n_neighbors", minimum=1))
     covariance = check_choice(covariance, "covariance", MAHALANOBIS_COVARIANCES)
-    return _mahalanobis_distances(train, test, groups, covariance, check_real(shrinkage, "shrinkage", minimum=0))
+    shrinkage = check_real(shrinkage, "shrinkage", minimum=0)
+    _warn_singular(train, groups, covariance, shrinkage, classes)
+    return _mahalanobis_distances(train, test, groups, covariance, shrinkage)

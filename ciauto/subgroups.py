@@ -22,7 +22,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 from scipy.stats import false_discovery_control
 
-from ._checks import (as_seed_sequence, binary_codes, check_bool, check_choice, check_int, check_n_jobs,
+from ._checks import (as_seed_sequence, binary_codes, check_bool, check_choice, check_int, check_memory, check_n_jobs,
                             check_probability, check_real, order_statistic, spawn_seeds)
 
 # %% auto #0
@@ -70,6 +70,13 @@ class Selector:
     def __post_init__(self):
         if self.operator not in _OPERATORS:
             raise ValueError(f"operator must be one of {_OPERATORS}, got {self.operator!r}")
+        if self.operator == "in":  # a [lo, hi) interval: two numbers, lo < hi
+            ok = isinstance(self.value, (tuple, list)) and len(self.value) == 2 and all(
+                isinstance(v, numbers.Real) and not math.isnan(v) for v in self.value)
+            if not ok or not self.value[0] < self.value[1]:
+                raise ValueError(f"an 'in' selector's value must be (lo, hi) with numbers lo < hi, got {self.value!r}")
+        if self.operator in (">=", "<") and (not isinstance(self.value, numbers.Real) or math.isnan(self.value)):
+            raise ValueError(f"a {self.operator!r} selector's value must be a number, got {self.value!r}")
 
     @property
     def lo(self) -> float:
@@ -129,8 +136,15 @@ def _selector_masks(series, selectors):
         if sel.numeric or sel.operator != "==":
             if x is None:
                 x = pd.to_numeric(series, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+                unreadable = np.flatnonzero(np.isnan(x) & ~missing)
+                if len(unreadable):  # a numeric selector on text would match nothing, silently
+                    raise ValueError(f"selector {sel.string!r} compares numbers, but attribute {sel.attribute!r} "
+                                     f"holds non-numeric values such as {series.iloc[unreadable[0]]!r} (row "
+                                     f"{unreadable[0]}); convert the column or use an '==' selector")
             with np.errstate(invalid="ignore"):
-                masks.append((x >= sel.lo) & (x < sel.hi) if sel.operator != "==" else x == float(sel.value))
+                # an upper bound of +inf is closed, so the top bin [c, inf) also holds a value of +inf
+                below = (x < sel.hi) | (sel.hi == math.inf)
+                masks.append((x >= sel.lo) & below if sel.operator != "==" else x == float(sel.value))
             continue
         if codes is None:
             codes, uniques = pd.factorize(series)
@@ -143,7 +157,11 @@ def cut_points(values, # numeric values (NaN = missing, ignored)
                n_bins: int # B, the number of equal-frequency bins
               ) -> list:
     "Equal-frequency cut points, the rule of the SubROC authors' code (the paper states none), over the non-missing `values`."
-    x = np.asarray(values, dtype=float)
+    n_bins = check_int(n_bins, "n_bins", minimum=1)
+    try:
+        x = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError("values must be numbers (NaN for missing) to be cut into bins") from None
     x = np.sort(x[~np.isnan(x)])
     n = len(x)
     cuts = []
@@ -194,6 +212,8 @@ def attribute_selectors(series, # the column (pandas Series or array-like)
                         max_values: int = 1000, # refuse nominal attributes with more distinct values
                        ) -> list:
     "The selectors of one attribute in refinement order: nominal values sorted, or numeric values/bins."
+    n_bins = check_int(n_bins, "n_bins", minimum=2)
+    check_choice(thresholds, "thresholds", ("intervals", "open"))
     series = pd.Series(series, copy=False)
     missing = np.asarray(pd.isna(series))
     if nominal:
@@ -201,6 +221,10 @@ def attribute_selectors(series, # the column (pandas Series or array-like)
         out = [Selector(name, "==", v) for v in _nominal_values(values, name, max_values)]
     else:
         x = series.to_numpy(dtype=float, na_value=np.nan)[~missing]
+        if np.isinf(x).any():
+            row = int(np.flatnonzero(~missing)[np.flatnonzero(np.isinf(x))[0]])
+            raise ValueError(f"numeric attribute {name!r} holds an infinite value (row {row}): equal-frequency bins "
+                             "need finite values; replace it (NaN for missing, or a large finite number)")
         distinct = np.unique(x)
         cuts = cut_points(x, n_bins)
         if len(distinct) <= n_bins:
@@ -218,6 +242,9 @@ def attribute_selectors(series, # the column (pandas Series or array-like)
 def pattern_string(selectors # the selectors of a conjunction
                   ) -> str:
     "Canonical pattern: selector strings sorted lexicographically, joined by ' AND ' (empty pattern: '')."
+    bad = [s for s in selectors if not isinstance(s, Selector)]
+    if bad:
+        raise TypeError(f"selectors must be Selector objects, got {bad[0]!r} ({type(bad[0]).__name__})")
     return " AND ".join(sorted(s.string for s in selectors))
 
 # %% ../nbs/08_subgroups.ipynb #bada53e3
@@ -250,7 +277,10 @@ def _clz(typingctx, x):
 def pack_bits(mask # boolean vector (position p = row p)
              ) -> np.ndarray:
     "A boolean vector as little-endian packed uint64 words (bit i of word w is position 64·w + i)."
-    mask = np.asarray(mask, dtype=bool)
+    raw = np.asarray(mask)
+    if raw.ndim != 1 or not (raw.dtype == bool or (np.issubdtype(raw.dtype, np.integer) and np.isin(raw, (0, 1)).all())):
+        raise ValueError(f"mask must be a 1-D boolean (or 0/1) vector, got shape {raw.shape} and dtype {raw.dtype}")
+    mask = raw.astype(bool)
     n_words = (len(mask) + 63) // 64
     padded = np.zeros(n_words * 64, dtype=bool)
     padded[:len(mask)] = mask
@@ -261,6 +291,10 @@ def unpack_bits(words, # uint64 words from `pack_bits`
                 n: int, # how many positions to return
                ) -> np.ndarray:
     "Inverse of `pack_bits`: the first `n` positions as booleans."
+    words = np.asarray(words)
+    if words.dtype != np.uint64 or words.ndim != 1:
+        raise TypeError(f"words must be a 1-D uint64 array from pack_bits, got dtype {words.dtype}, shape {words.shape}")
+    check_int(n, "n", minimum=0, maximum=64 * len(words))
     return np.unpackbits(np.ascontiguousarray(words).view(np.uint8), bitorder="little")[:n].astype(bool)
 
 # %% ../nbs/08_subgroups.ipynb #bada53e5
@@ -1146,6 +1180,9 @@ def find_subgroups(data: pd.DataFrame, # rows to search: the attribute columns, 
     options = options or SearchOptions()
     attributes = _check_data(data, label, score, attributes, nominal)
     y, s = _labels_scores(data, label, score, positive)
+    if min_support > len(y):
+        warnings.warn(f"min_support={min_support} is above the {len(y)} rows of data: no subgroup can qualify",
+                      UserWarning, stacklevel=2)
     losses = _row_losses(loss, y, s)
     selectors, sel_attr = _build_selectors(data, attributes, nominal, n_bins=n_bins, thresholds=thresholds,
                                            max_values=max_values, options=options)
@@ -1335,6 +1372,9 @@ def significance_filter(result: SubgroupResult, # the search's result
     if not isinstance(result, SubgroupResult):
         raise TypeError(f"result must be a SubgroupResult, got {type(result).__name__}")
     n_permutations = check_int(n_permutations, "n_permutations", minimum=1)
+    k = None if k is None else check_int(k, "k", minimum=1)
+    # one null distribution of R float64 values per distinct (P, N) pair: at most one pair per subgroup
+    check_memory(8.0 * n_permutations * max(len(result.subgroups), 1), f"n_permutations={n_permutations}")
     fdr = check_probability(fdr, "fdr")
     check_choice(pvalue, "pvalue", ("plus_one", "subroc"))
     check_choice(untestable, "untestable", ("drop", "p_one"))
@@ -1455,6 +1495,8 @@ def corrected_gaps(result: SubgroupResult, # a `find_subgroups` result (optional
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
     n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
+    # per bootstrap: its seed (a SeedSequence, ~0.5 KB) and three values per subgroup of the table
+    check_memory(n_bootstraps * (512.0 + 24.0 * max(len(result.table), 1)), f"n_bootstraps={n_bootstraps}")
     confidence_level = check_probability(confidence_level, "confidence_level")
     check_n_jobs(n_jobs)
     call = _rerun_arguments(result)
@@ -1487,6 +1529,8 @@ def subgroup_table(result: SubgroupResult, # a `find_subgroups` result
                    digits: int = 4, # round floats to this many decimals
                   ) -> pd.DataFrame:
     "The result table for display: the empty pattern shown as ⟨all rows⟩, floats rounded."
+    if not isinstance(result, SubgroupResult):
+        raise TypeError(f"result must be a SubgroupResult, got {type(result).__name__}")
     table = result.table.copy()
     table["pattern"] = table["pattern"].replace("", "⟨all rows⟩")
     floats = table.select_dtypes("float").columns
@@ -1499,6 +1543,8 @@ def format_subgroups(result: SubgroupResult, # a `find_subgroups` result
                      digits: int = 4, # significant digits of the baseline, decimals of the table
                     ) -> str:
     "Plain-text report of a `SubgroupResult` (what `ciauto subgroups` prints)."
+    if not isinstance(result, SubgroupResult):
+        raise TypeError(f"result must be a SubgroupResult, got {type(result).__name__}")
     cfg = result.settings
     head = (f"SubROC: metric={result.metric}, mode={result.mode}, baseline={result.baseline:.{digits}g} on "
             f"{cfg.get('n_rows')} rows; depth={cfg.get('depth')}, min_support={cfg.get('min_support')}, "
