@@ -32,14 +32,20 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 
 
 def _copy_checkout(dest):
-    "The files a clone has (tracked, plus new files not ignored), as .ci/run copies them."
-    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                           capture_output=True, check=True).stdout.decode().split("\0")
-    for f in filter(None, files):
-        src = ROOT / f
-        if src.is_file():
-            (dest / f).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dest / f)
+    "The files a clone has (tracked, plus new files not ignored), as .ci/run copies them; outside git, all but caches."
+    proc = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                          capture_output=True)
+    if proc.returncode == 0:
+        for f in filter(None, proc.stdout.decode().split("\0")):
+            src = ROOT / f
+            if src.is_file():
+                (dest / f).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(src, dest / f)
+        return
+    # .ci/run's copy is not a git repository: copy it whole, without the venv, caches and build products
+    skip = shutil.ignore_patterns(".venv", ".git", "_docs", "_executed", "_site_build", "_proc", ".numba_cache",
+                                  "__pycache__", ".pytest_cache", "*.egg-info", "jupyter_execute")
+    shutil.copytree(ROOT, dest, ignore=skip, dirs_exist_ok=True)
 
 
 @pytest.fixture(scope="module")
