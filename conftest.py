@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parent
+EXECUTED = "_executed"  # git-ignored: the executed copies of the notebooks, for the documentation site
 NOTEBOOK_TIMEOUT = int(os.environ.get("CIAUTO_NB_TIMEOUT", "1500"))
 
 
@@ -40,21 +41,16 @@ class NotebookFile(pytest.File):
 class NotebookItem(pytest.Item):
     def runtest(self):
         flags = self.config.getoption("--nb-flags").split()
-        code = (
-            "import sys\n"
-            "from pathlib import Path\n"
-            "from nbdev.config import get_config\n"
-            "from nbdev.test import test_nb\n"
-            "cfg = get_config()\n"
-            f"ok, secs = test_nb(Path({str(self.path)!r}), skip_flags=cfg.tst_flags.split(), force_flags={flags!r},"
-            " basepath=cfg.config_path)\n"
-            "sys.exit(0 if ok else 1)\n"
-        )
+        # tools/nbrun.py runs it as nbdev_test does and saves the executed copy, which the documentation build
+        # (tests/test_docs.py, tools/docs.sh) shows on the notebook's page instead of executing it a second time
+        saved = ROOT / EXECUTED / self.path.relative_to(ROOT / "nbs")
+        cmd = [sys.executable, str(ROOT / "tools" / "nbrun.py"), str(self.path), "--flags", " ".join(flags),
+               "--save", str(saved)]
         env = dict(os.environ, IN_TEST="1", PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         if "slow" in flags:  # tutorials gate their paper-scale cells on this too (`RUN_SLOW`)
             env["CIAUTO_SLOW"] = "1"
         try:
-            proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+            proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True,
                                   timeout=NOTEBOOK_TIMEOUT)
         except subprocess.TimeoutExpired as e:
             raise NotebookFailure(f"notebook did not finish within {NOTEBOOK_TIMEOUT} s") from e

@@ -244,7 +244,7 @@ def _freeze(arr):
 
 
 def _monte_carlo_c(n, delta, k, c, delta_hat, n_simulations, random_state, n_jobs):
-    "(c, delta_hat, at_floor): given, or calibrated by simulation (with the warnings of spec §4.4)."
+    "(c, delta_hat, at_floor): given, or calibrated by simulation (the Monte Carlo correction of Bates et al. 2023; Novello et al. 2024, App. A, eq. 15)."
     if c is not None:
         return c, asymptotic_delta(n, c), False
     if delta_hat is not None:
@@ -488,7 +488,7 @@ class ConformalMetrics:
 
 # %% ../nbs/07_conformal.ipynb #f564818a
 def _curves(self) -> dict:
-    """The ROC points of spec §6.3 over every distinct pooled score: `tpr` and the x-coordinates `fpr`
+    """The conformal ROC points (Novello et al. 2024, Sec. 4: conformal FPR on the x-axis) over every distinct pooled score: `tpr` and the x-coordinates `fpr`
     (classical), `fpr_upper` (b_{m+1}) and `fpr_lower` (a_m), each starting at 0 and ending at 1."""
     thresholds = np.unique(np.concatenate((self._id_sorted, self._ood_sorted)))[::-1]
     n, M = self.n_calibration, self.n_ood

@@ -227,7 +227,7 @@ def _configuration(family: str, params: dict, selection: str, task: str) -> Conf
 def default_configurations(grid: str = "full",  # "full" (27 models × 3 selections = 81) or "small" (6 models)
                            task: str = "classification",  # "classification" or "regression"
                            ) -> list[Configuration]:  # the static search space
-    "The static search space of spec §1.3 for a classification or a regression target."
+    "The static search space (a scikit-learn stand-in for the JADBio grid of Paraschakis et al., Sec. 4) for a classification or a regression target."
     check_choice(task, "task", _TASKS)
     check_choice(grid, "grid", ("full", "small"))
     models = REGRESSION_GRID if task == "regression" else MODEL_GRID

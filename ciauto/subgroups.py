@@ -156,7 +156,7 @@ def _selector_masks(series, selectors):
 def cut_points(values, # numeric values (NaN = missing, ignored)
                n_bins: int # B, the number of equal-frequency bins
               ) -> list:
-    "Equal-frequency cut points of the spec's rule (§2.2) over the non-missing `values`."
+    "Equal-frequency cut points, the rule of the SubROC authors' code (the paper states none), over the non-missing `values`."
     n_bins = check_int(n_bins, "n_bins", minimum=1)
     try:
         x = np.asarray(values, dtype=float)
@@ -211,7 +211,7 @@ def attribute_selectors(series, # the column (pandas Series or array-like)
                         thresholds: str = "intervals", # "intervals" ([lo, hi) bins) or "open" (< c and >= c)
                         max_values: int = 1000, # refuse nominal attributes with more distinct values
                        ) -> list:
-    "The selectors of one attribute in refinement order (§2): nominal values sorted, or numeric values/bins."
+    "The selectors of one attribute in refinement order: nominal values sorted, or numeric values/bins."
     n_bins = check_int(n_bins, "n_bins", minimum=2)
     check_choice(thresholds, "thresholds", ("intervals", "open"))
     series = pd.Series(series, copy=False)
@@ -453,7 +453,7 @@ def _weight(n, P, N, alpha, beta):
 
 @njit(cache=True, nogil=True)
 def _weight_bound(n, P, N, alpha, beta):
-    "Upper bound of the weight over all subsets (§7.5), valid for every α, β ≥ 0."
+    "Upper bound of the weight over all subsets (SubROC paper, Lemma 6), valid for every α, β ≥ 0."
     if beta == 0.0:
         return 1.0 if alpha == 0.0 else n ** alpha
     m = min(P, N)
@@ -504,7 +504,7 @@ def _cover_loss_range(cover, losses):
 
 @njit(cache=True, nogil=True)
 def _worse_bound(cover, A, S):
-    "Largest φ any subset of the cover can have: the metric's worst value (§7.1–7.4) against the baseline."
+    "Largest φ any subset of the cover can have: the metric's worst value (SubROC paper, Sec. 3.2) against the baseline."
     if S.metric == 4:
         return _cover_loss_range(cover, A.losses)[1] - S.baseline
     g_plus = A.gid[_first_bit(cover, A.pos_words)]
@@ -538,7 +538,7 @@ def _better_bound(cover, A, S):
 
 @njit(cache=True, nogil=True)
 def _optimistic_estimate(cover, A, S, n, P, N):
-    "Bound on q over every subset of the cover (§7.1–7.6); -inf when no subset has a defined metric."
+    "Bound on q over every subset of the cover (SubROC paper, Sec. 3.2); -inf when no subset has a defined metric."
     if not _precondition(S.metric, P, N):
         return -np.inf
     worse = _worse_bound(cover, A, S) if S.mode != 1 else 0.0
@@ -632,8 +632,8 @@ def _expand(parent_ids, start, A, S, tau0, child_depth):
 # %% ../nbs/08_subgroups.ipynb #afa34790
 @dataclass(frozen=True)
 class SearchOptions:
-    "Switches of `find_subgroups` for reproducing the reference code and for special uses (defaults: the spec's)."
-    one_hot_compat: bool = False  # build selectors as the paper's one-hot encoded runs did (§2.4)
+    "Switches of `find_subgroups` for reproducing the reference code and for special uses (the defaults are ciauto's)."
+    one_hot_compat: bool = False  # build selectors as the paper's one-hot encoded runs did
     precondition_pruning: bool = True  # never refine a cover on which the metric is undefined
     missing_selector: bool = False  # add `a is missing` selectors for attributes with missing values
     dedupe_covers: bool = False  # keep only the best pattern per distinct cover in the top-k
@@ -725,7 +725,7 @@ def _labels_scores(data, label, score, positive):
 
 # %% ../nbs/08_subgroups.ipynb #afa34794
 def _build_selectors(data, attributes, nominal, *, n_bins, thresholds, max_values, options):
-    "Selectors and the attribute index of each, in refinement order (§2, §2.4 in compatibility mode)."
+    "Selectors and the attribute index of each, in refinement order (one-hot runs' order in compatibility mode)."
     is_nominal = {a: (a in nominal) if nominal is not None else _is_nominal(data[a]) for a in attributes}
     kw = dict(missing_selector=options.missing_selector, max_values=max_values)
     num = dict(kw, nominal=False, n_bins=n_bins, thresholds=thresholds)
@@ -811,7 +811,7 @@ class _TopK:
 
 # %% ../nbs/08_subgroups.ipynb #9acec2cc
 class _Search:
-    "Best-first or depth-first search with optimistic-estimate pruning over a prepared split (§8.1, §13.7)."
+    "Best-first or depth-first search with optimistic-estimate pruning over a prepared split."
 
     def __init__(self, prep, setting, *, ga, dedupe, strategy="bfs"):
         self.prep, self.S, self.ga, self.dedupe, self.strategy = prep, setting, bool(ga), bool(dedupe), strategy
@@ -877,7 +877,7 @@ def _expand_entry(search, entry, frontier, topk, counter):
 
 
 def _run(search, frontier, topk):
-    "Refine until no frontier entry can improve the top-k (best-first: stop rule of §8.1; depth-first: skip)."
+    "Refine until no frontier entry can improve the top-k (best-first: the stop rule of the SubROC authors' code; depth-first: skip)."
     counter = _Counter()
     while frontier:
         entry = frontier.pop() if search.strategy == "dfs" else heapq.heappop(frontier)
@@ -967,7 +967,7 @@ class SubgroupResult:
     when generalization aware (then the search quality)."""
     table: pd.DataFrame  # one row per subgroup, in search order
     baseline: float  # the metric (mean loss) on all searched rows
-    n_evaluated: int  # refinements generated by the search (§8.2)
+    n_evaluated: int  # refinements generated by the search
     seconds: float  # wall-clock seconds of the search
     metric: str  # the quality's name: roc_auc, pr_auc, average_ranking_loss, average_precision or a loss name
     mode: str  # worse, better or exceptional
@@ -1154,7 +1154,7 @@ def find_subgroups(data: pd.DataFrame, # rows to search: the attribute columns, 
                    top_k: int = 5, # how many subgroups to return
                    size_weight: float = 0.0, # α: the quality is multiplied by size^α
                    balance_weight: float = 0.0, # β: and by (min/max class count)^β
-                   generalization_aware: bool = False, # rank by the gain over every generalization (§6.4)
+                   generalization_aware: bool = False, # rank by the gain over every generalization (SubROC paper, Sec. 3.1.3)
                    optimistic_estimates: bool = True, # prune with the bounds (False: exhaustive, same table)
                    thresholds: str = "intervals", # numeric selectors: "intervals" ([lo, hi)) or "open" (< c, >= c)
                    strategy: str = "bfs", # "bfs" (best-first, fewest evaluations) or "dfs" (bounded memory)
@@ -1367,7 +1367,7 @@ def significance_filter(result: SubgroupResult, # the search's result
                         k=None, # keep at most k survivors in `survivors` (None: all)
                         n_jobs=None, # threads for the null distributions
                        ) -> SubgroupResult:
-    """Randomization test of each subgroup of `result` on a separate validation split `data` (§9): the table gains
+    """Randomization test of each subgroup of `result` on a separate validation split `data` (SubROC paper, Sec. 3.3): the table gains
     the validation statistics, `p_value`, `p_adjusted` and `significant`."""
     if not isinstance(result, SubgroupResult):
         raise TypeError(f"result must be a SubgroupResult, got {type(result).__name__}")
@@ -1561,7 +1561,7 @@ def subroc_splits(n_rows: int, # rows of the data set (at least 8)
                   *,
                   random_state=0, # scikit-learn's random_state of the three splits (the paper: 0)
                  ):
-    """The SubROC paper's four equal parts of row positions 0..n−1 (§11.3): model training, search,
+    """The SubROC paper's four equal parts of row positions 0..n−1 (SubROC paper, Sec. 4): model training, search,
     significance validation and a generalizability holdout, by three scikit-learn `train_test_split` calls."""
     from sklearn.model_selection import train_test_split
     n_rows = check_int(n_rows, "n_rows", minimum=8)
