@@ -6,8 +6,7 @@
 __all__ = []
 
 # %% ../nbs/08_subgroups.ipynb #09d6de42
-from . import (subgroups_gaps, subgroups_results, subgroups_search, subgroups_selectors,
-                    subgroups_significance)
+from . import subgroups_gaps, subgroups_results, subgroups_search, subgroups_selectors, subgroups_significance
 from .subgroups_selectors import *
 from .subgroups_results import *
 from .subgroups_search import *

@@ -20,8 +20,8 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from ._checks import check_bool, check_choice, check_int, check_n_jobs, check_real
-from .subgroups_selectors import (SearchOptions, build_selectors, checked_attributes, labels_scores, resolve_quality,
-                                        row_losses, selector_masks)
+from .subgroups_selectors import (
+    SearchOptions, build_selectors, checked_attributes, labels_scores, resolve_quality, row_losses, selector_masks)
 from .subgroups_results import SubgroupResult
 
 # %% auto #0
