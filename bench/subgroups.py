@@ -23,8 +23,8 @@ import pandas as pd
 from sklearn.ensemble import HistGradientBoostingClassifier
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from ciauto.subgroups import (SearchOptions, _build_selectors, _labels_scores, _prepare, find_subgroups,  # noqa: E402
-                              subroc_splits)
+from ciauto.subgroups import (SearchOptions, build_selectors, find_subgroups, labels_scores,  # noqa: E402
+                              prepare_split, subroc_splits)
 
 METRICS = ("roc_auc", "pr_auc", "average_ranking_loss")
 POSITIVE = {"adult": ("class", "<=50K"), "credit-g": ("class", "good")}
@@ -78,10 +78,10 @@ def run_ours(D, metric, depth, ab, oe, repeats, clock=time.process_time, **kw):
 def prepare_only(D):
     "What find_subgroups does before searching: labels, selectors, sorted bitsets (the preparation cost)."
     attributes = [c for c in D.columns if c not in ("label", "score")]
-    y, s = _labels_scores(D, "label", "score", None)
-    selectors, sel_attr = _build_selectors(D, attributes, None, n_bins=10, thresholds="intervals", max_values=1000,
-                                           options=SearchOptions())
-    return _prepare(D, y, s, None, selectors, sel_attr)
+    y, s = labels_scores(D, "label", "score", None)
+    selectors, sel_attr = build_selectors(D, attributes, None, n_bins=10, thresholds="intervals", max_values=1000,
+                                          options=SearchOptions())
+    return prepare_split(D, y, s, None, selectors, sel_attr)
 
 
 def features(D, name, depth, repeats, n_bootstraps):
