@@ -1099,6 +1099,13 @@ def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
     if ids:
         notes.append(f"warning: column(s) {preview(repr(c) for c in ids)} hold consecutive integers, one per row, like "
                      "a row id, and are scored as configurations; remove them if they are not predictions")
+    # integers beyond 0/1 that repeat look like a group or id column (patients, sites), not like scores
+    coded = [c for c in predictions if c not in ids and pd.api.types.is_integer_dtype(frame[c])
+             and not frame[c].isin((0, 1)).all() and frame[c].nunique() < len(frame)]
+    if coded:
+        notes.append(f"warning: column(s) {preview(repr(c) for c in coded)} hold repeated integers beyond 0/1, like a "
+                     "group or id column, and are scored as configurations; give a group column with --groups, or "
+                     "remove them if they are not predictions")
     pos_label = None if "label" not in target else match_label(frame[target["label"]], args.positive)
     with captured_warnings(notes):
         try:
