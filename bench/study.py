@@ -523,36 +523,95 @@ def real_data_cost(data_home: str, n_configurations: int = 24, seed: int = 7, ba
     return cost
 
 
-def real_data(n_splits: int, data_home: str, n_configurations: int = 24, seed: int = 7, backend: str = "dask"):
-    """The real-data study on the eleven datasets of the paper (`PAPER_DATASETS`: five at 50 training rows, six at
-    500), `n_splits` splits each, a grid of `n_configurations` spread over the families of `default_configurations()`,
-    all ten methods in default mode (BBC/BBC-F B = 500), through joblib's Dask backend on a local 2-worker cluster.
-    The runs are saved after every dataset (bench/out/real_<splits>x<configurations>.parquet), so a cut-off run counts."""
+RESULTS = Path(__file__).parent / "results"
+REAL_COLUMNS = ["dataset", "train_size", "n_holdout", "run", "method", "bound", "truth", "included", "selected",
+                "mode", "n_configurations", "n_folds", "seed", "seconds", "reason"]
+
+
+def real_folder(mode: str, n_configurations: int, seed: int = 7, results: Path = RESULTS) -> Path:
+    "Where the chunks of one real-data run live: bench/results/real_<mode>_<C>c[_s<seed>]/."
+    return Path(results) / f"real_{mode}_{n_configurations}c{'' if seed == 7 else f'_s{seed}'}"
+
+
+def load_real_records(*folders) -> pd.DataFrame:
+    """The per-run records of a chunked real-data run (every `*.csv.gz` chunk of the folders), one row per dataset ×
+    split × method; a split saved twice (two processes, or a rerun chunk) is kept once."""
+    files = sorted(f for folder in folders for f in Path(folder).glob("*.csv.gz"))
+    if not files:
+        return pd.DataFrame(columns=REAL_COLUMNS)
+    runs = pd.concat([pd.read_csv(f) for f in files], ignore_index=True)
+    runs = runs.drop_duplicates(["dataset", "seed", "run", "method"], ignore_index=True)
+    runs["included"] = runs["included"].astype("boolean")
+    runs["selected"] = runs["selected"].astype("Int64")
+    runs["setting"] = runs["dataset"]
+    runs.attrs.update(missing="drop", strict=["NB"] if (runs["mode"] == "reference").any() else [])
+    return runs
+
+
+def real_data(n_splits: int, data_home: str, n_configurations: int = 81, seed: int = 7, backend: str = "dask",
+              datasets=None, mode: str = "reference", chunk: int = 4, results: Path = RESULTS):
+    """The real-data study on datasets of the paper (`PAPER_DATASETS`, default all eleven), `n_splits` splits each,
+    a grid of `n_configurations` spread over the families of `default_configurations()` (81: the whole grid), all
+    ten methods (BBC/BBC-F B = 500) in `mode` ("reference": `reference_options()`, or "default"), through joblib's
+    Dask backend on a local 2-worker cluster. Saved every `chunk` splits, append-only, one compressed CSV per
+    chunk (bench/results/real_<mode>_<C>c/<dataset>_<first>-<last>.csv.gz); a rerun reads the saved chunks and runs
+    only the missing split indices (every split is keyed by its index, so chunks equal one run). The datasets take
+    turns chunk by chunk, so a cut-off run has every dataset about equally far."""
     from ciauto.study import PAPER_DATASETS, run_real_data_study
+    names = list(datasets or PAPER_DATASETS)
     grid = spread_grid(n_configurations)
-    path = OUT / f"real_{n_splits}x{n_configurations}{'' if seed == 7 else f'_s{seed}'}.parquet"
-    OUT.mkdir(exist_ok=True)
-    done = pd.read_parquet(path) if path.exists() else pd.DataFrame()
-    walls = []
+    folder = real_folder(mode, n_configurations, seed, results)
+    folder.mkdir(parents=True, exist_ok=True)
+    options = {}
+    if mode == "reference":
+        options = reference_options(PAPER_METHODS)
+        options.pop("simulation_options")  # nothing is simulated
+    done = load_real_records(folder)
+    todo = {}
+    for name in names:
+        have = set(done.loc[done.dataset == name, "run"]) if len(done) else set()
+        missing = [i for i in range(n_splits) if i not in have]
+        todo[name] = [missing[i:i + chunk] for i in range(0, len(missing), chunk)]
+    print(f"{folder}: {len(done)} saved records; to run: "
+          + ", ".join(f"{n} {sum(map(len, c))} splits" for n, c in todo.items()), flush=True)
+    cost_path = folder / "cost.csv"
     with _dask_context(backend) as context:
-        for name, size in PAPER_DATASETS.items():
-            if len(done) and name in set(done["dataset"]):
-                continue  # resume: a dataset already saved is not rerun
-            start, cpu = time.perf_counter(), _worker_cpu(context)
-            runs = run_real_data_study([name], train_size=size, n_splits=n_splits, configurations=grid,
-                                       random_state=seed, n_jobs=-1, progress=False, data_home=data_home)
-            wall, cpu = time.perf_counter() - start, _worker_cpu(context) - cpu
-            walls.append({"dataset": name, "train_size": size, "n_splits": n_splits, "wall_seconds": wall,
-                          "worker_cpu_seconds": cpu, "cpu_seconds_per_split": cpu / n_splits})
-            done = pd.concat([done, runs], ignore_index=True)
-            done.to_parquet(path)
-            pd.DataFrame(walls).to_csv(path.with_suffix(".wall.csv"), index=False)
-            print(f"{name} (N = {size}): {n_splits} splits in {wall:.0f} s wall, {cpu:.0f} CPU s on the workers",
-                  flush=True)
+        while any(todo.values()):
+            for name in names:
+                if not todo[name]:
+                    continue
+                splits = todo[name].pop(0)
+                start, cpu = time.perf_counter(), _worker_cpu(context)
+                runs = []
+                for first, last in _contiguous(splits):
+                    runs.append(run_real_data_study([name], train_size=PAPER_DATASETS[name], n_splits=last - first + 1,
+                                                    first_split=first, configurations=grid, random_state=seed,
+                                                    n_jobs=-1, progress=False, data_home=data_home, **options))
+                runs = pd.concat(runs, ignore_index=True).assign(mode=mode, seed=seed)
+                wall, cpu = time.perf_counter() - start, _worker_cpu(context) - cpu
+                target = folder / f"{name}_{splits[0]:03d}-{splits[-1]:03d}.csv.gz"
+                runs[REAL_COLUMNS].to_csv(target, index=False, float_format="%.10g")
+                pd.DataFrame([{"dataset": name, "first": splits[0], "last": splits[-1], "wall_seconds": round(wall, 1),
+                               "worker_cpu_seconds": round(cpu, 1), "finished": time.strftime("%Y-%m-%d %H:%M:%S")}]
+                             ).to_csv(cost_path, mode="a", header=not cost_path.exists(), index=False)
+                print(f"{name} splits {splits[0]}-{splits[-1]}: {wall:.0f} s wall, {cpu:.0f} CPU s on the workers "
+                      f"({time.strftime('%H:%M:%S')})", flush=True)
+    done = load_real_records(folder)
     summary = summarize(done)
     for value in ("inclusion", "tightness"):
         print(paper_table(summary, value, ranks=average_ranks(summary)).to_string())
     return done
+
+
+def _contiguous(indices):
+    "Runs of consecutive split indices as (first, last) pairs."
+    pairs = []
+    for i in indices:
+        if pairs and i == pairs[-1][1] + 1:
+            pairs[-1][1] = i
+        else:
+            pairs.append([i, i])
+    return [tuple(p) for p in pairs]
 
 
 # The paper's Table 3 (real data, 766 JADBio configurations, 100 splits): inclusion (tightness) per method; musk has
@@ -648,6 +707,11 @@ if __name__ == "__main__":
     parser.add_argument("--real-data", type=int, default=0, help="splits per dataset of the real-data study")
     parser.add_argument("--real-report", nargs="+", default=None, help="saved real-data runs (parquet): the table")
     parser.add_argument("--seed", type=int, default=7, help="root seed of the real-data splits (another: new splits)")
+    parser.add_argument("--datasets", nargs="+", default=None, help="datasets of the real-data study (default: all 11)")
+    parser.add_argument("--mode", default="reference", choices=["reference", "default"],
+                        help="conventions of the real-data study (reference: reference_options())")
+    parser.add_argument("--chunk", type=int, default=4, help="splits per saved chunk of the real-data study")
+    parser.add_argument("--results", default=str(RESULTS), help="folder of the saved real-data chunks")
     parser.add_argument("--real-cost", action="store_true", help="CPU seconds of one real-data split per dataset")
     parser.add_argument("--configurations", type=int, default=24, help="grid size of the real-data study")
     parser.add_argument("--backend", default="dask", choices=["dask", "loky"], help="joblib backend of the real-data study")
@@ -683,7 +747,8 @@ if __name__ == "__main__":
         real_data_cost(args.data_home, args.configurations, backend=args.backend)
         raise SystemExit
     if args.real_data:
-        real_data(args.real_data, args.data_home, args.configurations, seed=args.seed, backend=args.backend)
+        real_data(args.real_data, args.data_home, args.configurations, seed=args.seed, backend=args.backend,
+                  datasets=args.datasets, mode=args.mode, chunk=args.chunk, results=Path(args.results))
         raise SystemExit
     slice_study(args.runs)
     timing(args.timing_repeats)

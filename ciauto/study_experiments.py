@@ -274,6 +274,7 @@ def run_real_data_study(
     *,
     train_size, # training rows: an int, or a {dataset: size} dict such as `PAPER_DATASETS`
     n_splits: int = 100, # stratified train/holdout splits per dataset (the paper: 100)
+    first_split: int = 0, # index of the first split: splits first_split, …, first_split + n_splits − 1 (keyed by index, so a run in chunks equals one run)
     configurations=None, # the CVT grid: a list of configurations, "small"/"full", or None (`default_configurations()`)
     methods=None, # registered method names (default: the paper's ten)
     alpha: float = 0.05, # one-sided level of every bound, in (0, 1)
@@ -301,6 +302,7 @@ def run_real_data_study(
     if unknown:
         raise ValueError(f"dataset(s) {unknown} not found; available: {', '.join(available['name'])}")
     n_splits = check_int(n_splits, "n_splits", minimum=1)
+    first_split = check_int(first_split, "first_split", minimum=0)
     alpha = check_probability(alpha, "alpha")
     n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=1)
     methods = resolve_methods(methods, PAPER_METHODS)
@@ -320,7 +322,7 @@ def run_real_data_study(
             raise ValueError(f"dataset {name!r} has {len(values)} classes; the real-data study is binary")
         codes = (np.asarray(y) == values[np.argmin(counts)]).astype(np.int64)  # 1 = the minority class
         arguments += [(name, X, codes, size, split, keyed_child(root, name, size, split), configurations, methods,
-                       alpha, method_options, n_folds, selection_options) for split in range(n_splits)]
+                       alpha, method_options, n_folds, selection_options) for split in range(first_split, first_split + n_splits)]
     records = _execute(_real_data_task, arguments, n_jobs=n_jobs, progress=progress, desc="real-data splits")
     return _runs_frame(records, ["setting", "dataset", "train_size", "n_holdout"], missing="drop",
                        strict=list(strict_inclusion))
