@@ -34,6 +34,7 @@ from ciauto.study import (PAPER_METHODS, average_ranks, paper_table, reference_o
                           summarize, timing_study, timing_summary)
 
 OUT = Path(__file__).parent / "out"
+RESULTS = Path(__file__).parent / "results"  # the committed per-run records behind the tables
 
 
 def machine() -> str:
@@ -454,6 +455,123 @@ def hm_fresh_eval(n_runs: int, n_fresh: int = 5):
     return table
 
 
+# The authors' stored summaries (kparaschakis/BBC_algorithm, output/simulation_summaries_all.csv: average_best = mean
+# best true AUC, average_theoretical = mean truth of the CV winner, the inclusion of DL/HM/BT/DL10p/HM10p/BT10p/MABT
+# (PercentInclusion95_*), and output/simulation_summaries_winners_curse.csv: average_performance, 16 settings).
+AUTHORS_SUMMARY = {  # label: (average_best, average_theoretical, DL, HM, BT, DL10p, HM10p, BT10p, MABT)
+    "N=500 C=100 b=0.1 Beta(24,6)": (0.938496735098467, 0.9286088246673236, 0.895, 0.855, 0.93, 0.535, 0.26, 0.75, 0.805),
+    "N=500 C=100 b=equal Beta(24,6)": (0.939378895972365, 0.935693090764626, 0.91, 0.9, 0.95, 0.79, 0.485, 0.925, 0.93),
+    "N=500 C=500 b=0.1 Beta(24,6)": (0.955905372612243, 0.9451763288723696, 0.86, 0.83, 0.9, 0.305, 0.12, 0.68, 0.82),
+    "N=500 C=500 b=equal Beta(24,6)": (0.957628796681962, 0.9541231380222276, 0.875, 0.875, 0.935, 0.67, 0.32, 0.965, 0.975),
+    "N=500 C=100 b=0.1 Beta(9,6)": (0.866149611717786, 0.8542415578824497, 0.825, 0.695, 0.855, 0.71, 0.305, 0.815, 0.825),
+    "N=500 C=100 b=equal Beta(9,6)": (0.863552958251042, 0.8598012751684132, 0.885, 0.84, 0.925, 0.905, 0.565, 0.95, 0.95),
+    "N=500 C=500 b=0.1 Beta(9,6)": (0.901048114014419, 0.8868887596815039, 0.89, 0.84, 0.91, 0.61, 0.235, 0.82, 0.85),
+    "N=500 C=500 b=equal Beta(9,6)": (0.904246092413367, 0.9001936230210765, 0.92, 0.87, 0.955, 0.875, 0.39, 0.965, 0.96),
+}
+AUTHORS_WINNER_TRUTH = {  # label: average_performance (mean truth of the CV winner), winners_curse file
+    "N=500 C=100 b=0.1 Beta(24,6)": 0.9285412866959905, "N=50 C=500 b=0.1 Beta(24,6)": 0.8772870217918413,
+    "N=50 C=100 b=0.1 Beta(24,6)": 0.8725162612875057, "N=500 C=100 b=equal Beta(9,6)": 0.8598012751684132,
+    "N=500 C=100 b=0.1 Beta(9,6)": 0.8542415578824497, "N=500 C=100 b=equal Beta(24,6)": 0.9356930907646261,
+    "N=50 C=100 b=equal Beta(24,6)": 0.8994839837770242, "N=500 C=500 b=equal Beta(9,6)": 0.9001936230210765,
+    "N=50 C=500 b=equal Beta(24,6)": 0.9132129432171427, "N=50 C=100 b=equal Beta(9,6)": 0.8197119104165,
+    "N=50 C=500 b=0.1 Beta(9,6)": 0.8084198226885672, "N=500 C=500 b=equal Beta(24,6)": 0.9541231380222277,
+    "N=500 C=500 b=0.1 Beta(24,6)": 0.9455191468721472, "N=50 C=500 b=equal Beta(9,6)": 0.8464183963188754,
+    "N=500 C=500 b=0.1 Beta(9,6)": 0.8868887596815039, "N=50 C=100 b=0.1 Beta(9,6)": 0.7888205036200067,
+}
+SPLIT_METHODS = ("DL", "HM", "BT", "DL10p", "HM10p", "BT10p", "MABT")
+REPLAY_METHODS = {  # settings of the regenerated inputs that get methods (all: BBC-F), and their extra selection draws
+    "N=500 C=100 b=0.1 Beta(24,6)": (list(PAPER_METHODS), 5),
+    "N=50 C=100 b=equal Beta(24,6)": (["BBC", "BBC-F", "NB"], 1),
+    "N=50 C=100 b=0.1 Beta(24,6)": (["BBC", "BBC-F"], 1),
+    "N=50 C=500 b=equal Beta(24,6)": (["BBC", "BBC-F"], 1),
+}
+
+
+def replay_study(seed: int = 2024, results: Path = RESULTS, methods_everywhere=("BBC-F",)):
+    """The authors' simulated inputs regenerated (`replay_reference_inputs`: their one RandomState(4321) stream, all
+    16 binary settings, so the whole loop up to (24, 6), N = 500, C = 500, b = 0.1 is replayed, ≈ 1.6·10⁹ normals),
+    checked against their stored summaries (mean best true AUC, mean truth of the CV winner), with ciauto's
+    reproduction mode on them: `REPLAY_METHODS` per setting (the split methods over several learn/eval draws) and
+    `methods_everywhere` on all 16. Records: bench/results/replay_reference.csv.gz; summary printed."""
+    from ciauto.intervals import fold_aucs
+    from ciauto.simulation import paper_settings, replay_reference_inputs
+    from ciauto.study_methods import apply_methods
+    from ciauto.study_run import StudyRun, keyed_child
+    from ciauto._checks import as_seed_sequence
+    grid = paper_settings()
+    keep = list(grid.index[grid.main_table])
+    labels = {i: setting_label(dict(grid.loc[i])) for i in keep}
+    root = as_seed_sequence(seed)
+    checks, records = [], []
+    start, cpu = time.perf_counter(), time.process_time()
+    method_seconds = 0.0
+    for setting, run, sim in replay_reference_inputs(keep):
+        label = labels[setting]
+        truth = sim.true_performance
+        P = fold_aucs(sim.predictions.astype(np.float32).astype(np.float64), sim.y, sim.folds)
+        checks.append({"setting": label, "run": run, "best_truth": truth.max(),
+                       "winner_truth": truth[np.argmax(P.mean(axis=0))]})
+        chosen, draws = REPLAY_METHODS.get(label, ([], 1))
+        chosen = list(dict.fromkeys([*chosen, *methods_everywhere]))
+        t0 = time.process_time()
+        for draw in range(draws):
+            names = chosen if draw == 0 else [m for m in chosen if m in SPLIT_METHODS]
+            key = keyed_child(root, label, run, draw)
+            study_run = StudyRun(sim.predictions, sim.y, sim.folds, truth=truth,
+                                 selection_seed=keyed_child(key, "selection"), selection_options={"direction": "auto"})
+            options = reference_options(names)
+            out = apply_methods(study_run, names, alpha=0.05, seed=key, method_options=options["method_options"])
+            strict = set(options["strict_inclusion"])
+            for r in out:
+                if r["method"] in strict and np.isfinite(r["bound"]):
+                    r["included"] = bool(r["truth"] > r["bound"])
+                records.append({"setting": label, "run": run, "draw": draw, "method": r["method"],
+                                "bound": r["bound"], "truth": r["truth"], "included": r["included"],
+                                "selected": r["selected"], "seed": seed})
+        method_seconds += time.process_time() - t0
+        if run == 199:
+            print(f"{label}: done at {time.perf_counter() - start:.0f} s wall", flush=True)
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    results = Path(results)
+    results.mkdir(parents=True, exist_ok=True)
+    checks = pd.DataFrame(checks)
+    checks.to_csv(results / "replay_checks.csv.gz", index=False, float_format="%.17g")
+    runs = pd.DataFrame(records)
+    runs["included"] = runs["included"].astype("boolean")
+    runs.to_csv(results / "replay_reference.csv.gz", index=False, float_format="%.10g")
+    print(f"replay: {wall:.0f} s wall, {cpu:.0f} CPU s ({method_seconds:.0f} of them in the methods), {machine()}")
+    print(replay_report(results))
+    return checks, runs
+
+
+def replay_report(results: Path = RESULTS) -> str:
+    "The markdown tables of the replay (bench/study.md) from bench/results/replay_{checks,reference}.csv.gz."
+    checks = pd.read_csv(Path(results) / "replay_checks.csv.gz")
+    runs = pd.read_csv(Path(results) / "replay_reference.csv.gz")
+    runs["included"] = runs["included"].astype("boolean")
+    lines = ["| setting | mean best true AUC: replay | authors | mean CV-winner truth: replay | authors (all / winners' curse file) |",
+             "|---|---:|---:|---:|---:|"]
+    for label, g in checks.groupby("setting", sort=False):
+        best, theo = (AUTHORS_SUMMARY[label][:2] if label in AUTHORS_SUMMARY else (np.nan, np.nan))
+        lines.append(f"| {label} | {g.best_truth.mean():.10f} | {best:.10f} | {g.winner_truth.mean():.10f} | "
+                     f"{theo:.10f} / {AUTHORS_WINNER_TRUTH[label]:.10f} |".replace("nan", "–"))
+    per = runs.groupby(["setting", "method", "draw"], sort=False)["included"].mean().unstack("draw")
+    lines += ["", "| setting | method | inclusion, draw 0 | mean over draws | per-draw SD | draws | tightness (draw 0) |"
+              " authors |", "|---|---|---:|---:|---:|---:|---:|---:|"]
+    columns = ("DL", "HM", "BT", "DL10p", "HM10p", "BT10p", "MABT")
+    for (label, method), row in per.iterrows():
+        row = row.dropna()
+        if row.empty:  # no run could be bounded (e.g. the split methods at N = 50, b = 0.1)
+            continue
+        t = runs[(runs.setting == label) & (runs.method == method) & (runs.draw == 0)]
+        authors = (AUTHORS_SUMMARY[label][2 + columns.index(method)]
+                   if label in AUTHORS_SUMMARY and method in columns else np.nan)
+        lines.append(f"| {label} | {method} | {row.iloc[0]:.3f} | {row.mean():.3f} | "
+                     f"{row.std(ddof=1) if len(row) > 1 else np.nan:.3f} | {len(row)} | "
+                     f"{(t.truth - t.bound).mean():.3f} | {authors:.3f} |".replace("nan", "–"))
+    return "\n".join(lines)
+
+
 # The previous round's counts, for the before/after line of the comparison.
 BEFORE = ("default mode 15 of 106 outside 3 SE (published run, 200 runs); reproduction mode 3 of 111 (60-100 runs "
           "per setting, BBC/BBC-F taken from the default run)")
@@ -523,7 +641,6 @@ def real_data_cost(data_home: str, n_configurations: int = 24, seed: int = 7, ba
     return cost
 
 
-RESULTS = Path(__file__).parent / "results"
 REAL_COLUMNS = ["dataset", "train_size", "n_holdout", "run", "method", "bound", "truth", "included", "selected",
                 "mode", "n_configurations", "n_folds", "seed", "seconds", "reason"]
 
@@ -712,6 +829,9 @@ if __name__ == "__main__":
                         help="conventions of the real-data study (reference: reference_options())")
     parser.add_argument("--chunk", type=int, default=4, help="splits per saved chunk of the real-data study")
     parser.add_argument("--results", default=str(RESULTS), help="folder of the saved real-data chunks")
+    parser.add_argument("--replay", action="store_true",
+                        help="regenerate the authors' simulated inputs (RandomState(4321)), check and run ciauto on them")
+    parser.add_argument("--replay-report", action="store_true", help="the replay's tables from bench/results/")
     parser.add_argument("--real-cost", action="store_true", help="CPU seconds of one real-data split per dataset")
     parser.add_argument("--configurations", type=int, default=24, help="grid size of the real-data study")
     parser.add_argument("--backend", default="dask", choices=["dask", "loky"], help="joblib backend of the real-data study")
@@ -739,6 +859,12 @@ if __name__ == "__main__":
         raise SystemExit
     if args.cpu_timing:
         cpu_timing()
+        raise SystemExit
+    if args.replay:
+        replay_study(results=Path(args.results))
+        raise SystemExit
+    if args.replay_report:
+        print(replay_report(Path(args.results)))
         raise SystemExit
     if args.real_report:
         print(real_data_report(args.real_report))
