@@ -145,31 +145,39 @@ def cpu_timing(n_repeats: int = 7, sizes=((500, 5, 3), (500, 20, 3), (500, 100, 
 
 
 def reproduce(n_runs: int, modes, n_jobs: int, seed: int = 2024, reverse: bool = False, methods=None,
-              tag: str = ""):
-    "Both modes of the simulation study, one setting at a time (N = 500 rows first), each saved when done."
+              tag: str = "", chunk: int = 25, results: Path = RESULTS):
+    """Both modes of the simulation study, one setting at a time (N = 500 rows first), saved every `chunk` runs as a
+    compressed CSV (bench/results/sim_<mode>_<runs><tag>/<setting>_<first>-<last>.csv.gz, one row per setting ×
+    run × method). A rerun skips the saved chunks (runs are keyed by index, so chunks equal one study); several
+    processes share the grid, each claiming a chunk with a .lock file (a killed process leaves its lock: delete it)."""
     grid = paper_settings()
     grid = grid[grid["main_table"]].sort_values(["n_samples", "beta_a"], ascending=[False, False], kind="stable")
+    chosen = list(methods or PAPER_METHODS)
     for mode in modes:
-        folder = OUT / f"sim_{mode}_{n_runs}{tag}"
+        folder = Path(results) / f"sim_{mode}_{n_runs}{tag}"
         folder.mkdir(parents=True, exist_ok=True)
         rows = [dict(row) for _, row in grid.iterrows()]
         for row in rows[::-1] if reverse else rows:
             label = setting_label(row)
-            target = folder / (label.replace(" ", "_").replace("=", "").replace(",", "-") + ".pkl")
-            lock = target.with_suffix(".lock")
-            if target.exists():  # done (another process may work through the grid from the other end)
-                continue
-            try:  # claim the setting, so that several processes can share one grid (a killed run leaves its lock)
-                os.close(os.open(lock, os.O_CREAT | os.O_EXCL))
-            except FileExistsError:
-                continue
-            start = time.perf_counter()
-            chosen = list(methods or PAPER_METHODS)
-            runs = run_simulation_study(row, n_runs=n_runs, random_state=seed, n_jobs=n_jobs, progress=False,
-                                        methods=chosen, **reference_options(chosen) if mode == "reference" else {})
-            runs.to_pickle(target)
-            lock.unlink()
-            print(f"{mode} {label}: {len(runs)} records in {time.perf_counter() - start:.0f} s", flush=True)
+            stem = label.replace(" ", "_").replace("=", "").replace(",", "-")
+            for first in range(0, n_runs, chunk):
+                size = min(chunk, n_runs - first)
+                target = folder / f"{stem}_{first:03d}-{first + size - 1:03d}.csv.gz"
+                lock = target.with_suffix(".lock")
+                if target.exists():
+                    continue
+                try:
+                    os.close(os.open(lock, os.O_CREAT | os.O_EXCL))
+                except FileExistsError:
+                    continue
+                start = time.perf_counter()
+                runs = run_simulation_study(row, n_runs=size, first_run=first, random_state=seed, n_jobs=n_jobs,
+                                            progress=False, methods=chosen,
+                                            **reference_options(chosen) if mode == "reference" else {})
+                runs.assign(mode=mode, seed=seed).to_csv(target, index=False, float_format="%.10g")
+                lock.unlink()
+                print(f"{mode} {label} runs {first}-{first + size - 1}: {len(runs)} records in "
+                      f"{time.perf_counter() - start:.0f} s ({time.strftime('%H:%M:%S')})", flush=True)
 
 
 # ciauto's default mode, full study (200 runs per setting, seed 2024, commit 9629793; bench/README.md): inclusion %.
@@ -243,10 +251,21 @@ def published_default_summary() -> pd.DataFrame:
 
 
 def load_runs(folder) -> pd.DataFrame:
-    """The saved runs of one mode (one pickle per setting); `a+b` joins the folders of one mode (e.g. a full run of
-    some settings and a one-method rerun of all), keeping one record per setting, run and method."""
-    runs = pd.concat([pd.read_pickle(f) for part in str(folder).split("+") for f in sorted(Path(part).glob("*.pkl"))],
-                     ignore_index=True)
+    """The saved runs of one mode: the compressed CSV chunks of `reproduce` (or one pickle per setting, as earlier
+    rounds saved them); `a+b` joins the folders of one mode (e.g. a full run of some settings and a one-method rerun
+    of all), keeping one record per setting, run and method."""
+    parts = []
+    for part in str(folder).split("+"):
+        parts += [pd.read_pickle(f) for f in sorted(Path(part).glob("*.pkl"))]
+        for f in sorted(Path(part).glob("*.csv.gz")):
+            frame = pd.read_csv(f, keep_default_na=False, na_values=[""])
+            frame["balance"] = [b if b == "equal" else float(b) for b in frame["balance"].astype(str)]
+            frame["balance"] = frame["balance"].astype(object)
+            frame["included"] = frame["included"].astype("boolean")
+            frame["selected"] = frame["selected"].astype("Int64")
+            frame["reason"] = frame["reason"].astype(object).where(frame["reason"].notna(), None)
+            parts.append(frame)
+    runs = pd.concat(parts, ignore_index=True)
     return runs.drop_duplicates(["setting", "run", "method"], ignore_index=True)
 
 
@@ -817,6 +836,7 @@ if __name__ == "__main__":
     parser.add_argument("--n-jobs", type=int, default=1)
     parser.add_argument("--reverse", action="store_true", help="work through the grid from its last setting")
     parser.add_argument("--methods", nargs="+", default=None, help="a subset of the methods (default: all ten)")
+    parser.add_argument("--chunk-runs", type=int, default=25, help="runs per saved chunk of the simulation study")
     parser.add_argument("--tag", default="", help="suffix of the output folder")
     parser.add_argument("--compare", nargs="+", default=None, help="folders of saved runs to compare with the paper")
     parser.add_argument("--bbcf-conventions", type=int, default=0, help="runs of the BBC-F convention check")
@@ -845,7 +865,7 @@ if __name__ == "__main__":
         raise SystemExit
     if args.reproduce:
         reproduce(args.reproduce, args.modes, args.n_jobs, reverse=args.reverse, methods=args.methods,
-                  tag=args.tag)
+                  tag=args.tag, chunk=args.chunk_runs, results=Path(args.results))
         raise SystemExit
     if args.compare:
         compare(args.compare)

@@ -164,6 +164,7 @@ def run_simulation_study(
     settings=None, # rows of `paper_settings()` (default: its 16 binary rows), a dict or a list of dicts with beta_a, beta_b, n_samples, n_configurations[, balance, n_folds, n_classes, setting]
     *,
     n_runs: int = 200, # runs per setting (the paper: 200)
+    first_run: int = 0, # index of the first run: runs first_run, …, first_run + n_runs − 1 (keyed by index, so a study in chunks equals one study)
     methods=None, # registered method names (default: the paper's ten, `PAPER_METHODS`; see `list_methods()`)
     alpha: float = 0.05, # one-sided level of every bound, in (0, 1)
     random_state=None, # None, int >= 0, `SeedSequence` or `Generator`: the root of every run's keyed child seed
@@ -183,13 +184,15 @@ def run_simulation_study(
     simulation_options = _check_simulation_options(simulation_options)
     strict_inclusion = _check_strict(strict_inclusion)
     n_runs = check_int(n_runs, "n_runs", minimum=1)
+    first_run = check_int(first_run, "first_run", minimum=0)
     alpha = check_probability(alpha, "alpha")
     methods = resolve_methods(methods, PAPER_METHODS)
     method_options = check_method_options(method_options, methods)
     root = as_seed_sequence(random_state)
     selection_options = _check_selection_options(selection_options)
     arguments = [(s, r, keyed_child(root, s["setting"], r), methods, alpha, method_options, skip_small,
-                  selection_options, simulation_options) for s in records_in for r in range(n_runs)]
+                  selection_options, simulation_options) for s in records_in
+                 for r in range(first_run, first_run + n_runs)]
     records = _execute(_simulation_task, arguments, n_jobs=n_jobs, progress=progress, desc="simulation runs")
     return _runs_frame(records, ["setting", *SETTING_COLUMNS], missing="strict", strict=list(strict_inclusion),
                        simulation_options=simulation_options)
