@@ -809,6 +809,103 @@ def real_data_report(paths) -> str:
     return "\n".join(lines)
 
 
+# The paper's Table 5 (ci_automl_v1.txt, appendix: average AUC-ROC lower bounds on the real data): the mean holdout
+# AUC of the CV winner ("Hold Out"), of the validation-set and evaluation-set winners ("Val.", "Eval."), and the
+# mean bound of each method. (Only v1 of the paper prints it; its runs may differ from Table 3's.)
+PAPER_TABLE5_COLUMNS = ("Hold Out", "BBC", "BBC-F", "Val.", "Eval.", "DL", "HM", "BT", "DL10p", "HM10p", "BT10p", "MABT")
+PAPER_TABLE5 = {
+    "credit-g": "0.643 0.404 0.420 0.620 0.627 0.391 0.55 0.850 0.607 0.820 0.726 0.744",
+    "spambase": "0.896 0.703 0.730 0.889 0.874 0.687 0.703 0.744 0.857 0.907 0.680 0.700",
+    "musk": "1 0.986 1 - - - - - - - - -",
+    "phoneme": "0.755 0.533 0.552 0.730 0.730 0.464 0.455 0.805 0.642 0.791 0.735 0.750",
+    "phishing-websites": "0.939 0.807 0.831 0.926 0.934 0.777 0.810 0.726 0.939 0.964 0.653 0.670",
+    "electricity": "0.859 0.811 0.811 0.857 0.856 0.791 0.793 0.783 0.754 0.807 0.726 0.772",
+    "mozilla4": "0.950 0.920 0.919 0.950 0.950 0.908 0.920 0.894 0.895 0.933 0.853 0.895",
+    "nomao": "0.979 0.962 0.962 0.979 0.979 0.959 0.959 0.950 0.957 0.957 0.930 0.942",
+    "adult": "0.890 0.851 0.851 0.887 0.890 0.840 0.827 0.830 0.822 0.850 0.790 0.829",
+    "bank-marketing": "0.866 0.805 0.804 0.867 0.870 0.801 0.778 0.786 0.789 0.816 0.764 0.761",
+    "eeg-eye-state": "0.791 0.739 0.727 0.789 0.787 0.719 0.725 0.711 0.682 0.748 0.659 0.684",
+}
+
+
+def both_truths(runs: pd.DataFrame) -> pd.DataFrame:
+    """BT10p and MABT scored against both truths: `winners_eval` (the holdout AUC of `final`, the evaluation-set
+    winner they bound: ciauto's records, and the authors' truth for DL10p/HM10p) and `winners_valid` (the holdout
+    AUC of `best`, the validation-set winner: the truth of DL/HM/BT, which the authors' `real_data_5_calculate_CI.py`
+    uses for BT10p and MABT). One row per dataset × method × truth: n, inclusion, tightness."""
+    best = (runs[runs.method.isin(["DL", "HM", "BT"])].dropna(subset=["truth"])
+            .drop_duplicates(["dataset", "run"]).set_index(["dataset", "run"])["truth"])
+    rows = []
+    for method in ("BT10p", "MABT"):
+        cell = runs[(runs.method == method) & runs.bound.notna()].set_index(["dataset", "run"])
+        for name, truth in (("winners_eval", cell["truth"]), ("winners_valid", best.reindex(cell.index))):
+            for dataset, part in pd.DataFrame({"bound": cell.bound, "truth": truth}).dropna().groupby(level=0):
+                rows.append({"dataset": dataset, "method": method, "truth": name, "n": len(part),
+                             "inclusion": (part.truth >= part.bound).mean(),
+                             "tightness": (part.truth - part.bound).mean()})
+    return pd.DataFrame(rows)
+
+
+def real_study_report(*folders, splits: int | None = None) -> str:
+    """The markdown tables of bench/study.md for a chunked real-data run (`load_real_records`): Table 3 (inclusion,
+    tightness) and Table 5 (mean truths, mean bounds) beside the paper, the average ranks, and BT10p/MABT under
+    both truths. `splits`: only the first that many splits of each dataset (the state a table was written at)."""
+    runs = load_real_records(*folders)
+    if splits is not None:
+        runs = runs[runs["run"] < splits]
+    summary = summarize(runs)
+    splits = runs.groupby("dataset")["run"].nunique()
+    configurations = int(runs["n_configurations"].max())
+    mode = "/".join(sorted(set(runs["mode"])))
+    names = [d for d in PAPER_REAL if d in set(runs["dataset"])]
+    size = lambda name: int(runs.loc[runs.dataset == name, "train_size"].iloc[0])
+    lines = [f"**Table 3** (inclusion (tightness); * = rejected by the one-sided exact binomial test at 0.95):", "",
+             "| dataset | N | source | " + " | ".join(PAPER_COLUMNS) + " |",
+             "|---|---:|---|" + "---|" * len(PAPER_COLUMNS)]
+    for name in names:
+        cell = summary[summary["setting"] == name].set_index("method")
+        lines.append(f"| {name} | {size(name)} | paper (766 configs, 100 splits) | "
+                     + " | ".join(_paper_real_cells(PAPER_REAL[name])) + " |")
+        ours = [("–" if not np.isfinite(cell.loc[m, "inclusion"]) else
+                 f"{'*' if cell.loc[m, 'rejected'] else ''}{cell.loc[m, 'inclusion']:.2f} ({cell.loc[m, 'tightness']:.2f})")
+                for m in PAPER_COLUMNS]
+        lines.append(f"| {name} | {size(name)} | ciauto {mode} ({configurations} configs, {splits[name]} splits) | "
+                     + " | ".join(ours) + " |")
+    ranks = average_ranks(summary)
+    lines += ["", "| average rank | rows | " + " | ".join(PAPER_COLUMNS) + " |",
+              "|---|---:|" + "---:|" * len(PAPER_COLUMNS),
+              "| paper (11 datasets) | 10 | " + " | ".join(f"{PAPER_REAL_RANKS[m]:.1f}" for m in PAPER_COLUMNS) + " |",
+              f"| ciauto (these datasets) | {len(ranks) - 1} | "
+              + " | ".join(f"{ranks.loc['Avg Rnk', m]:.1f}" for m in PAPER_COLUMNS) + " |"]
+    # Table 5: mean holdout AUC of the CV winner (BBC's truth), of best (DL's) and final (DL10p's), mean bounds
+    lines += ["", "**Table 5** (mean holdout AUC of the CV winner, of the validation-set winner `best` and of the "
+              "evaluation-set winner `final`; then each method's mean bound):", "",
+              "| dataset | source | " + " | ".join(PAPER_TABLE5_COLUMNS) + " |",
+              "|---|---|" + "---:|" * len(PAPER_TABLE5_COLUMNS)]
+    for name in names:
+        cell = summary[summary["setting"] == name].set_index("method")
+        truth = lambda m: cell.loc[m, "mean_truth"]
+        ours = [truth("BBC"), cell.loc["BBC", "mean_bound"], cell.loc["BBC-F", "mean_bound"], truth("DL"),
+                truth("DL10p")] + [cell.loc[m, "mean_bound"] for m in PAPER_TABLE5_COLUMNS[5:]]
+        lines.append(f"| {name} | paper (v1) | " + " | ".join(PAPER_TABLE5[name].split()) + " |")
+        lines.append(f"| {name} | ciauto | " + " | ".join("–" if not np.isfinite(v) else f"{v:.3f}" for v in ours)
+                     + " |")
+    both = both_truths(runs)
+    lines += ["", "**BT10p and MABT under both truths** (inclusion (tightness); `winners_eval` = the holdout AUC of "
+              "`final`, the configuration they bound; `winners_valid` = that of `best`):", "",
+              "| dataset | BT10p eval | BT10p valid | MABT eval | MABT valid | paper BT10p | paper MABT |",
+              "|---|---:|---:|---:|---:|---:|---:|"]
+    for name in names:
+        b = both[both.dataset == name].set_index(["method", "truth"])
+        fmt = lambda m, t: (f"{b.loc[(m, t), 'inclusion']:.2f} ({b.loc[(m, t), 'tightness']:.2f})"
+                            if (m, t) in b.index else "–")
+        paper = _paper_real_cells(PAPER_REAL[name])
+        lines.append(f"| {name} | {fmt('BT10p', 'winners_eval')} | {fmt('BT10p', 'winners_valid')} | "
+                     f"{fmt('MABT', 'winners_eval')} | {fmt('MABT', 'winners_valid')} | "
+                     f"{paper[PAPER_COLUMNS.index('BT10p')]} | {paper[PAPER_COLUMNS.index('MABT')]} |")
+    return "\n".join(lines)
+
+
 def quick():
     "Smoke mode: two tiny settings in both modes, and one timing point (ratios only, no claims)."
     settings = [dict(beta_a=24, beta_b=6, n_samples=100, n_configurations=20),
@@ -847,6 +944,7 @@ if __name__ == "__main__":
     parser.add_argument("--datasets", nargs="+", default=None, help="datasets of the real-data study (default: all 11)")
     parser.add_argument("--mode", default="reference", choices=["reference", "default"],
                         help="conventions of the real-data study (reference: reference_options())")
+    parser.add_argument("--splits", type=int, default=None, help="--real-report: only the first that many splits")
     parser.add_argument("--chunk", type=int, default=4, help="splits per saved chunk of the real-data study")
     parser.add_argument("--results", default=str(RESULTS), help="folder of the saved real-data chunks")
     parser.add_argument("--replay", action="store_true",
@@ -887,7 +985,8 @@ if __name__ == "__main__":
         print(replay_report(Path(args.results)))
         raise SystemExit
     if args.real_report:
-        print(real_data_report(args.real_report))
+        folders = [p for p in args.real_report if Path(p).is_dir()]
+        print(real_study_report(*folders, splits=args.splits) if folders else real_data_report(args.real_report))
         raise SystemExit
     if args.real_cost:
         real_data_cost(args.data_home, args.configurations, backend=args.backend)
