@@ -370,6 +370,45 @@ def compare(folders):
     return tables
 
 
+def published_cells(text: str) -> pd.DataFrame:
+    """The per-cell table of bench/study.md ('| setting | method | paper | reference | z reference | default | z
+    default |'): one row per setting × method with the printed inclusions (NaN for '–')."""
+    rows = []
+    for line in text.splitlines():
+        parts = [p.strip() for p in line.strip().strip("|").split("|")]
+        if len(parts) == 7 and parts[0].startswith("N=") and parts[1] in PAPER_METHODS:
+            value = lambda v: np.nan if v in ("–", "-") else float(v)
+            rows.append({"setting": parts[0], "method": parts[1], "paper": value(parts[2]),
+                         "reference": value(parts[3]), "default": value(parts[5])})
+    return pd.DataFrame(rows)
+
+
+def records_check(results: Path = RESULTS, study_md: Path = Path(__file__).parent / "study.md") -> pd.DataFrame:
+    """The rerun simulation study's committed records (bench/results/sim_<mode>_200) against the published per-cell
+    table of bench/study.md, for every setting whose 200 runs are all saved: the inclusion per cell recomputed from
+    the records (the strict missing rule; NB strict in reproduction mode) beside the printed value (2 decimals)."""
+    printed = published_cells(Path(study_md).read_text()).set_index(["setting", "method"])
+    rows = []
+    for mode in ("reference", "default"):
+        folder = Path(results) / f"sim_{mode}_200"
+        if not any(folder.glob("*.csv.gz")):
+            continue
+        runs = load_runs(folder)
+        complete = runs.groupby("setting")["run"].nunique()
+        runs = runs[runs.setting.isin(complete.index[complete == 200])]
+        if runs.empty:
+            continue
+        summary = mode_summary(runs, mode)
+        for _, cell in summary.iterrows():
+            rows.append({"mode": mode, "setting": cell.setting, "method": cell.method,
+                         "records": cell.inclusion, "printed": printed.loc[(cell.setting, cell.method), mode]})
+    table = pd.DataFrame(rows)
+    if len(table):
+        as_printed = table.records.map(lambda v: np.nan if pd.isna(v) else float(f"{v:.2f}"))  # the table's format
+        table["agrees"] = (as_printed == table.printed) | (table.records.isna() & table.printed.isna())
+    return table
+
+
 def _study_run(setting: dict, run: int, seed: int = 2024):
     "Run `run` of one setting exactly as the study draws it (reproduction mode's data and split), with its seed."
     from ciauto._checks import as_seed_sequence
@@ -949,6 +988,8 @@ if __name__ == "__main__":
     parser.add_argument("--results", default=str(RESULTS), help="folder of the saved real-data chunks")
     parser.add_argument("--replay", action="store_true",
                         help="regenerate the authors' simulated inputs (RandomState(4321)), check and run ciauto on them")
+    parser.add_argument("--records-check", action="store_true",
+                        help="the rerun simulation records against the published per-cell table")
     parser.add_argument("--replay-report", action="store_true", help="the replay's tables from bench/results/")
     parser.add_argument("--real-cost", action="store_true", help="CPU seconds of one real-data split per dataset")
     parser.add_argument("--configurations", type=int, default=24, help="grid size of the real-data study")
@@ -980,6 +1021,10 @@ if __name__ == "__main__":
         raise SystemExit
     if args.replay:
         replay_study(results=Path(args.results))
+        raise SystemExit
+    if args.records_check:
+        table = records_check(Path(args.results))
+        print(table.to_string(index=False) if len(table) else "no complete setting saved yet")
         raise SystemExit
     if args.replay_report:
         print(replay_report(Path(args.results)))

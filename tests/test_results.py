@@ -46,3 +46,11 @@ def test_real_data_table_is_its_records():
     assert (runs.groupby("dataset")["run"].nunique() >= int(splits)).all()
     for line in real_study_report(ROOT / folder, splits=int(splits)).splitlines():
         assert line in STUDY_MD, line
+
+
+def test_simulation_records_give_the_published_cells():
+    "Every setting of the simulation rerun whose 200 runs are committed gives the printed per-cell inclusion."
+    from bench.study import records_check
+    table = records_check(RESULTS)
+    assert set(table["mode"]) == {"reference", "default"}, "no complete setting committed in one of the modes"
+    assert table["agrees"].all(), table[~table["agrees"]].to_string()
