@@ -614,8 +614,10 @@ def replay_report(results: Path = RESULTS) -> str:
         lines.append(f"| {label} | {g.best_truth.mean():.10f} | {best:.10f} | {g.winner_truth.mean():.10f} | "
                      f"{theo:.10f} / {AUTHORS_WINNER_TRUTH[label]:.10f} |".replace("nan", "–"))
     per = runs.groupby(["setting", "method", "draw"], sort=False)["included"].mean().unstack("draw")
+    from ciauto.study_reports import paper_simulation_table
+    paper = paper_simulation_table().set_index(["setting", "method"])["inclusion"]
     lines += ["", "| setting | method | inclusion, draw 0 | mean over draws | per-draw SD | draws | tightness (draw 0) |"
-              " authors |", "|---|---|---:|---:|---:|---:|---:|---:|"]
+              " authors' summary | paper |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     columns = ("DL", "HM", "BT", "DL10p", "HM10p", "BT10p", "MABT")
     for (label, method), row in per.iterrows():
         row = row.dropna()
@@ -624,9 +626,10 @@ def replay_report(results: Path = RESULTS) -> str:
         t = runs[(runs.setting == label) & (runs.method == method) & (runs.draw == 0)]
         authors = (AUTHORS_SUMMARY[label][2 + columns.index(method)]
                    if label in AUTHORS_SUMMARY and method in columns else np.nan)
+        printed = paper.get((label, method), np.nan)
         lines.append(f"| {label} | {method} | {row.iloc[0]:.3f} | {row.mean():.3f} | "
                      f"{row.std(ddof=1) if len(row) > 1 else np.nan:.3f} | {len(row)} | "
-                     f"{(t.truth - t.bound).mean():.3f} | {authors:.3f} |".replace("nan", "–"))
+                     f"{(t.truth - t.bound).mean():.3f} | {authors:.3f} | {printed:.2f} |".replace("nan", "–"))
     return "\n".join(lines)
 
 
