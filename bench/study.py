@@ -4,15 +4,18 @@ Run from the repository root:  python bench/study.py --quick  (smoke test: secon
                                python bench/study.py          (small: a slice of the study, 1-3 min on 2 cores)
                                python bench/study.py --full   (the whole 16 settings x 200 runs x 10 methods study)
                                python bench/study.py --reproduce 200 --modes reference default --n-jobs 2
-                                   (both modes, one setting at a time, saved to bench/out/sim_<mode>_<runs>/;
-                                   several such processes share the grid: each claims a setting with a .lock file)
-                               python bench/study.py --compare bench/out/sim_reference_200 bench/out/sim_default_100
+                                   (both modes, saved every 25 runs to bench/results/sim_<mode>_<runs>/ as compressed
+                                   CSV; a rerun skips the saved chunks; several processes share the grid by .lock files)
+                               python bench/study.py --compare bench/results/sim_reference_200 bench/results/sim_default_200
                                    (the paper's table beside ciauto's, the difference in SE per cell, the ranks)
-                               python bench/study.py --real-data 4 --configurations 20 [--seed 8]
-                                   (the real-data study: the eleven datasets of the paper on a local 2-worker Dask
-                                   cluster, saved per dataset to bench/out/real_<splits>x<configurations>*.parquet)
-                               python bench/study.py --real-report bench/out/real_4x20.parquet bench/out/real_4x20_s8.parquet
-                                   (its table beside the paper's Table 3, and the average ranks)
+                               python bench/study.py --records-check   (the committed records against the printed table)
+                               python bench/study.py --replay   (the authors' simulated inputs regenerated from their
+                                   RandomState(4321) stream, checked against their summaries, ciauto run on them)
+                               python bench/study.py --real-data 50 --configurations 81 --datasets phoneme mozilla4 phishing-websites
+                                   (the real-data study in reproduction mode on a local 2-worker Dask cluster, saved
+                                   every 4 splits to bench/results/real_<mode>_<C>c/, resumable from the saved chunks)
+                               python bench/study.py --real-report bench/results/real_reference_81c [--splits n]
+                                   (Table 3 and Table 5 beside the paper, the ranks, BT10p/MABT under both truths)
 
 The slice runs `--runs` runs of each of the 16 binary settings of `paper_settings()` with all ten methods, once on
 one process and once on two (loky), checks the two tables are identical, and extrapolates the wall time of the full
@@ -820,37 +823,6 @@ def _paper_real_cells(text: str) -> list:
     return cells
 
 
-def real_data_report(paths) -> str:
-    """The markdown table of bench/study.md: per dataset the paper's row beside ciauto's, and the average ranks.
-    Several saved runs (other seeds: independent splits) are pooled, their split numbers offset."""
-    frames = [pd.read_parquet(p) for p in paths]
-    for i in range(1, len(frames)):
-        frames[i] = frames[i].assign(run=frames[i]["run"] + frames[i - 1]["run"].max() + 1)
-    runs = pd.concat(frames, ignore_index=True)
-    summary = summarize(runs)
-    splits = runs.groupby("dataset")["run"].nunique()
-    configurations = int(runs["n_configurations"].max())
-    lines = ["| dataset | N | source | " + " | ".join(PAPER_COLUMNS) + " |",
-             "|---|---:|---|" + "---|" * len(PAPER_COLUMNS)]
-    for name in [d for d in PAPER_REAL if d in set(runs["dataset"])]:
-        cell = summary[summary["setting"] == name].set_index("method")
-        size = int(runs.loc[runs.dataset == name, "train_size"].iloc[0])
-        lines.append(f"| {name} | {size} | paper (766 configs, 100 splits) | " + " | ".join(_paper_real_cells(PAPER_REAL[name]))
-                     + " |")
-        ours = [("–" if not np.isfinite(cell.loc[m, "inclusion"]) else
-                 f"{'*' if cell.loc[m, 'rejected'] else ''}{cell.loc[m, 'inclusion']:.2f} ({cell.loc[m, 'tightness']:.2f})")
-                for m in PAPER_COLUMNS]
-        lines.append(f"| {name} | {size} | ciauto ({configurations} configs, {splits[name]} splits) | "
-                     + " | ".join(ours) + " |")
-    ranks = average_ranks(summary)
-    lines += ["", "| average rank | rows | " + " | ".join(PAPER_COLUMNS) + " |",
-              "|---|---:|" + "---:|" * len(PAPER_COLUMNS),
-              "| paper | 10 | " + " | ".join(f"{PAPER_REAL_RANKS[m]:.1f}" for m in PAPER_COLUMNS) + " |",
-              f"| ciauto | {len(ranks) - 1} | " + " | ".join(f"{ranks.loc['Avg Rnk', m]:.1f}" for m in PAPER_COLUMNS)
-              + " |"]
-    return "\n".join(lines)
-
-
 # The paper's Table 5 (ci_automl_v1.txt, appendix: average AUC-ROC lower bounds on the real data): the mean holdout
 # AUC of the CV winner ("Hold Out"), of the validation-set and evaluation-set winners ("Val.", "Eval."), and the
 # mean bound of each method. (Only v1 of the paper prints it; its runs may differ from Table 3's.)
@@ -1033,8 +1005,7 @@ if __name__ == "__main__":
         print(replay_report(Path(args.results)))
         raise SystemExit
     if args.real_report:
-        folders = [p for p in args.real_report if Path(p).is_dir()]
-        print(real_study_report(*folders, splits=args.splits) if folders else real_data_report(args.real_report))
+        print(real_study_report(*args.real_report, splits=args.splits))
         raise SystemExit
     if args.real_cost:
         real_data_cost(args.data_home, args.configurations, backend=args.backend)
