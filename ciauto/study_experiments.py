@@ -325,7 +325,8 @@ def run_real_data_study(
             raise ValueError(f"dataset {name!r} has {len(values)} classes; the real-data study is binary")
         codes = (np.asarray(y) == values[np.argmin(counts)]).astype(np.int64)  # 1 = the minority class
         arguments += [(name, X, codes, size, split, keyed_child(root, name, size, split), configurations, methods,
-                       alpha, method_options, n_folds, selection_options) for split in range(first_split, first_split + n_splits)]
+                       alpha, method_options, n_folds, selection_options)
+                      for split in range(first_split, first_split + n_splits)]
     records = _execute(_real_data_task, arguments, n_jobs=n_jobs, progress=progress, desc="real-data splits")
     return _runs_frame(records, ["setting", "dataset", "train_size", "n_holdout"], missing="drop",
                        strict=list(strict_inclusion))
