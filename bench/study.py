@@ -4,15 +4,18 @@ Run from the repository root:  python bench/study.py --quick  (smoke test: secon
                                python bench/study.py          (small: a slice of the study, 1-3 min on 2 cores)
                                python bench/study.py --full   (the whole 16 settings x 200 runs x 10 methods study)
                                python bench/study.py --reproduce 200 --modes reference default --n-jobs 2
-                                   (both modes, one setting at a time, saved to bench/out/sim_<mode>_<runs>/;
-                                   several such processes share the grid: each claims a setting with a .lock file)
-                               python bench/study.py --compare bench/out/sim_reference_200 bench/out/sim_default_100
+                                   (both modes, saved every 25 runs to bench/results/sim_<mode>_<runs>/ as compressed
+                                   CSV; a rerun skips the saved chunks; several processes share the grid by .lock files)
+                               python bench/study.py --compare bench/results/sim_reference_200 bench/results/sim_default_200
                                    (the paper's table beside ciauto's, the difference in SE per cell, the ranks)
-                               python bench/study.py --real-data 4 --configurations 20 [--seed 8]
-                                   (the real-data study: the eleven datasets of the paper on a local 2-worker Dask
-                                   cluster, saved per dataset to bench/out/real_<splits>x<configurations>*.parquet)
-                               python bench/study.py --real-report bench/out/real_4x20.parquet bench/out/real_4x20_s8.parquet
-                                   (its table beside the paper's Table 3, and the average ranks)
+                               python bench/study.py --records-check   (the committed records against the printed table)
+                               python bench/study.py --replay   (the authors' simulated inputs regenerated from their
+                                   RandomState(4321) stream, checked against their summaries, ciauto run on them)
+                               python bench/study.py --real-data 50 --configurations 81 --datasets phoneme mozilla4 phishing-websites
+                                   (the real-data study in reproduction mode on a local 2-worker Dask cluster, saved
+                                   every 4 splits to bench/results/real_<mode>_<C>c/, resumable from the saved chunks)
+                               python bench/study.py --real-report bench/results/real_reference_81c [--splits n]
+                                   (Table 3 and Table 5 beside the paper, the ranks, BT10p/MABT under both truths)
 
 The slice runs `--runs` runs of each of the 16 binary settings of `paper_settings()` with all ten methods, once on
 one process and once on two (loky), checks the two tables are identical, and extrapolates the wall time of the full
@@ -34,6 +37,7 @@ from ciauto.study import (PAPER_METHODS, average_ranks, paper_table, reference_o
                           summarize, timing_study, timing_summary)
 
 OUT = Path(__file__).parent / "out"
+RESULTS = Path(__file__).parent / "results"  # the committed per-run records behind the tables
 
 
 def machine() -> str:
@@ -144,31 +148,39 @@ def cpu_timing(n_repeats: int = 7, sizes=((500, 5, 3), (500, 20, 3), (500, 100, 
 
 
 def reproduce(n_runs: int, modes, n_jobs: int, seed: int = 2024, reverse: bool = False, methods=None,
-              tag: str = ""):
-    "Both modes of the simulation study, one setting at a time (N = 500 rows first), each saved when done."
+              tag: str = "", chunk: int = 25, results: Path = RESULTS):
+    """Both modes of the simulation study, one setting at a time (N = 500 rows first), saved every `chunk` runs as a
+    compressed CSV (bench/results/sim_<mode>_<runs><tag>/<setting>_<first>-<last>.csv.gz, one row per setting ×
+    run × method). A rerun skips the saved chunks (runs are keyed by index, so chunks equal one study); several
+    processes share the grid, each claiming a chunk with a .lock file (a killed process leaves its lock: delete it)."""
     grid = paper_settings()
     grid = grid[grid["main_table"]].sort_values(["n_samples", "beta_a"], ascending=[False, False], kind="stable")
+    chosen = list(methods or PAPER_METHODS)
     for mode in modes:
-        folder = OUT / f"sim_{mode}_{n_runs}{tag}"
+        folder = Path(results) / f"sim_{mode}_{n_runs}{tag}"
         folder.mkdir(parents=True, exist_ok=True)
         rows = [dict(row) for _, row in grid.iterrows()]
         for row in rows[::-1] if reverse else rows:
             label = setting_label(row)
-            target = folder / (label.replace(" ", "_").replace("=", "").replace(",", "-") + ".pkl")
-            lock = target.with_suffix(".lock")
-            if target.exists():  # done (another process may work through the grid from the other end)
-                continue
-            try:  # claim the setting, so that several processes can share one grid (a killed run leaves its lock)
-                os.close(os.open(lock, os.O_CREAT | os.O_EXCL))
-            except FileExistsError:
-                continue
-            start = time.perf_counter()
-            chosen = list(methods or PAPER_METHODS)
-            runs = run_simulation_study(row, n_runs=n_runs, random_state=seed, n_jobs=n_jobs, progress=False,
-                                        methods=chosen, **reference_options(chosen) if mode == "reference" else {})
-            runs.to_pickle(target)
-            lock.unlink()
-            print(f"{mode} {label}: {len(runs)} records in {time.perf_counter() - start:.0f} s", flush=True)
+            stem = label.replace(" ", "_").replace("=", "").replace(",", "-")
+            for first in range(0, n_runs, chunk):
+                size = min(chunk, n_runs - first)
+                target = folder / f"{stem}_{first:03d}-{first + size - 1:03d}.csv.gz"
+                lock = target.with_suffix(".lock")
+                if target.exists():
+                    continue
+                try:
+                    os.close(os.open(lock, os.O_CREAT | os.O_EXCL))
+                except FileExistsError:
+                    continue
+                start = time.perf_counter()
+                runs = run_simulation_study(row, n_runs=size, first_run=first, random_state=seed, n_jobs=n_jobs,
+                                            progress=False, methods=chosen,
+                                            **reference_options(chosen) if mode == "reference" else {})
+                runs.assign(mode=mode, seed=seed).to_csv(target, index=False, float_format="%.10g")
+                lock.unlink()
+                print(f"{mode} {label} runs {first}-{first + size - 1}: {len(runs)} records in "
+                      f"{time.perf_counter() - start:.0f} s ({time.strftime('%H:%M:%S')})", flush=True)
 
 
 # ciauto's default mode, full study (200 runs per setting, seed 2024, commit 9629793; bench/README.md): inclusion %.
@@ -242,10 +254,21 @@ def published_default_summary() -> pd.DataFrame:
 
 
 def load_runs(folder) -> pd.DataFrame:
-    """The saved runs of one mode (one pickle per setting); `a+b` joins the folders of one mode (e.g. a full run of
-    some settings and a one-method rerun of all), keeping one record per setting, run and method."""
-    runs = pd.concat([pd.read_pickle(f) for part in str(folder).split("+") for f in sorted(Path(part).glob("*.pkl"))],
-                     ignore_index=True)
+    """The saved runs of one mode: the compressed CSV chunks of `reproduce` (or one pickle per setting, as earlier
+    rounds saved them); `a+b` joins the folders of one mode (e.g. a full run of some settings and a one-method rerun
+    of all), keeping one record per setting, run and method."""
+    parts = []
+    for part in str(folder).split("+"):
+        parts += [pd.read_pickle(f) for f in sorted(Path(part).glob("*.pkl"))]
+        for f in sorted(Path(part).glob("*.csv.gz")):
+            frame = pd.read_csv(f, keep_default_na=False, na_values=[""])
+            frame["balance"] = [b if b == "equal" else float(b) for b in frame["balance"].astype(str)]
+            frame["balance"] = frame["balance"].astype(object)
+            frame["included"] = frame["included"].astype("boolean")
+            frame["selected"] = frame["selected"].astype("Int64")
+            frame["reason"] = frame["reason"].astype(object).where(frame["reason"].notna(), None)
+            parts.append(frame)
+    runs = pd.concat(parts, ignore_index=True)
     return runs.drop_duplicates(["setting", "run", "method"], ignore_index=True)
 
 
@@ -348,6 +371,45 @@ def compare(folders):
     OUT.mkdir(exist_ok=True)
     (OUT / "comparison.md").write_text("\n".join(lines) + "\n")
     return tables
+
+
+def published_cells(text: str) -> pd.DataFrame:
+    """The per-cell table of bench/study.md ('| setting | method | paper | reference | z reference | default | z
+    default |'): one row per setting × method with the printed inclusions (NaN for '–')."""
+    rows = []
+    for line in text.splitlines():
+        parts = [p.strip() for p in line.strip().strip("|").split("|")]
+        if len(parts) == 7 and parts[0].startswith("N=") and parts[1] in PAPER_METHODS:
+            value = lambda v: np.nan if v in ("–", "-") else float(v)
+            rows.append({"setting": parts[0], "method": parts[1], "paper": value(parts[2]),
+                         "reference": value(parts[3]), "default": value(parts[5])})
+    return pd.DataFrame(rows)
+
+
+def records_check(results: Path = RESULTS, study_md: Path = Path(__file__).parent / "study.md") -> pd.DataFrame:
+    """The rerun simulation study's committed records (bench/results/sim_<mode>_200) against the published per-cell
+    table of bench/study.md, for every setting whose 200 runs are all saved: the inclusion per cell recomputed from
+    the records (the strict missing rule; NB strict in reproduction mode) beside the printed value (2 decimals)."""
+    printed = published_cells(Path(study_md).read_text()).set_index(["setting", "method"])
+    rows = []
+    for mode in ("reference", "default"):
+        folder = Path(results) / f"sim_{mode}_200"
+        if not any(folder.glob("*.csv.gz")):
+            continue
+        runs = load_runs(folder)
+        complete = runs.groupby("setting")["run"].nunique()
+        runs = runs[runs.setting.isin(complete.index[complete == 200])]
+        if runs.empty:
+            continue
+        summary = mode_summary(runs, mode)
+        for _, cell in summary.iterrows():
+            rows.append({"mode": mode, "setting": cell.setting, "method": cell.method,
+                         "records": cell.inclusion, "printed": printed.loc[(cell.setting, cell.method), mode]})
+    table = pd.DataFrame(rows)
+    if len(table):
+        as_printed = table.records.map(lambda v: np.nan if pd.isna(v) else float(f"{v:.2f}"))  # the table's format
+        table["agrees"] = (as_printed == table.printed) | (table.records.isna() & table.printed.isna())
+    return table
 
 
 def _study_run(setting: dict, run: int, seed: int = 2024):
@@ -454,6 +516,126 @@ def hm_fresh_eval(n_runs: int, n_fresh: int = 5):
     return table
 
 
+# The authors' stored summaries (kparaschakis/BBC_algorithm, output/simulation_summaries_all.csv: average_best = mean
+# best true AUC, average_theoretical = mean truth of the CV winner, the inclusion of DL/HM/BT/DL10p/HM10p/BT10p/MABT
+# (PercentInclusion95_*), and output/simulation_summaries_winners_curse.csv: average_performance, 16 settings).
+AUTHORS_SUMMARY = {  # label: (average_best, average_theoretical, DL, HM, BT, DL10p, HM10p, BT10p, MABT)
+    "N=500 C=100 b=0.1 Beta(24,6)": (0.938496735098467, 0.9286088246673236, 0.895, 0.855, 0.93, 0.535, 0.26, 0.75, 0.805),
+    "N=500 C=100 b=equal Beta(24,6)": (0.939378895972365, 0.935693090764626, 0.91, 0.9, 0.95, 0.79, 0.485, 0.925, 0.93),
+    "N=500 C=500 b=0.1 Beta(24,6)": (0.955905372612243, 0.9451763288723696, 0.86, 0.83, 0.9, 0.305, 0.12, 0.68, 0.82),
+    "N=500 C=500 b=equal Beta(24,6)": (0.957628796681962, 0.9541231380222276, 0.875, 0.875, 0.935, 0.67, 0.32, 0.965, 0.975),
+    "N=500 C=100 b=0.1 Beta(9,6)": (0.866149611717786, 0.8542415578824497, 0.825, 0.695, 0.855, 0.71, 0.305, 0.815, 0.825),
+    "N=500 C=100 b=equal Beta(9,6)": (0.863552958251042, 0.8598012751684132, 0.885, 0.84, 0.925, 0.905, 0.565, 0.95, 0.95),
+    "N=500 C=500 b=0.1 Beta(9,6)": (0.901048114014419, 0.8868887596815039, 0.89, 0.84, 0.91, 0.61, 0.235, 0.82, 0.85),
+    "N=500 C=500 b=equal Beta(9,6)": (0.904246092413367, 0.9001936230210765, 0.92, 0.87, 0.955, 0.875, 0.39, 0.965, 0.96),
+}
+AUTHORS_WINNER_TRUTH = {  # label: average_performance (mean truth of the CV winner), winners_curse file
+    "N=500 C=100 b=0.1 Beta(24,6)": 0.9285412866959905, "N=50 C=500 b=0.1 Beta(24,6)": 0.8772870217918413,
+    "N=50 C=100 b=0.1 Beta(24,6)": 0.8725162612875057, "N=500 C=100 b=equal Beta(9,6)": 0.8598012751684132,
+    "N=500 C=100 b=0.1 Beta(9,6)": 0.8542415578824497, "N=500 C=100 b=equal Beta(24,6)": 0.9356930907646261,
+    "N=50 C=100 b=equal Beta(24,6)": 0.8994839837770242, "N=500 C=500 b=equal Beta(9,6)": 0.9001936230210765,
+    "N=50 C=500 b=equal Beta(24,6)": 0.9132129432171427, "N=50 C=100 b=equal Beta(9,6)": 0.8197119104165,
+    "N=50 C=500 b=0.1 Beta(9,6)": 0.8084198226885672, "N=500 C=500 b=equal Beta(24,6)": 0.9541231380222277,
+    "N=500 C=500 b=0.1 Beta(24,6)": 0.9455191468721472, "N=50 C=500 b=equal Beta(9,6)": 0.8464183963188754,
+    "N=500 C=500 b=0.1 Beta(9,6)": 0.8868887596815039, "N=50 C=100 b=0.1 Beta(9,6)": 0.7888205036200067,
+}
+SPLIT_METHODS = ("DL", "HM", "BT", "DL10p", "HM10p", "BT10p", "MABT")
+REPLAY_METHODS = {  # settings of the regenerated inputs that get methods (all: BBC-F), and their extra selection draws
+    "N=500 C=100 b=0.1 Beta(24,6)": (list(PAPER_METHODS), 5),
+    "N=50 C=100 b=equal Beta(24,6)": (["BBC", "BBC-F", "NB"], 1),
+    "N=50 C=100 b=0.1 Beta(24,6)": (["BBC", "BBC-F"], 1),
+    "N=50 C=500 b=equal Beta(24,6)": (["BBC", "BBC-F"], 1),
+}
+
+
+def replay_study(seed: int = 2024, results: Path = RESULTS, methods_everywhere=("BBC-F",)):
+    """The authors' simulated inputs regenerated (`replay_reference_inputs`: their one RandomState(4321) stream, all
+    16 binary settings, so the whole loop up to (24, 6), N = 500, C = 500, b = 0.1 is replayed, ≈ 1.6·10⁹ normals),
+    checked against their stored summaries (mean best true AUC, mean truth of the CV winner), with ciauto's
+    reproduction mode on them: `REPLAY_METHODS` per setting (the split methods over several learn/eval draws) and
+    `methods_everywhere` on all 16. Records: bench/results/replay_reference.csv.gz; summary printed."""
+    from ciauto.intervals import fold_aucs
+    from ciauto.simulation import paper_settings, replay_reference_inputs
+    from ciauto.study_methods import apply_methods
+    from ciauto.study_run import StudyRun, keyed_child
+    from ciauto._checks import as_seed_sequence
+    grid = paper_settings()
+    keep = list(grid.index[grid.main_table])
+    labels = {i: setting_label(dict(grid.loc[i])) for i in keep}
+    root = as_seed_sequence(seed)
+    checks, records = [], []
+    start, cpu = time.perf_counter(), time.process_time()
+    method_seconds = 0.0
+    for setting, run, sim in replay_reference_inputs(keep):
+        label = labels[setting]
+        truth = sim.true_performance
+        P = fold_aucs(sim.predictions.astype(np.float32).astype(np.float64), sim.y, sim.folds)
+        checks.append({"setting": label, "run": run, "best_truth": truth.max(),
+                       "winner_truth": truth[np.argmax(P.mean(axis=0))]})
+        chosen, draws = REPLAY_METHODS.get(label, ([], 1))
+        chosen = list(dict.fromkeys([*chosen, *methods_everywhere]))
+        t0 = time.process_time()
+        for draw in range(draws):
+            names = chosen if draw == 0 else [m for m in chosen if m in SPLIT_METHODS]
+            key = keyed_child(root, label, run, draw)
+            study_run = StudyRun(sim.predictions, sim.y, sim.folds, truth=truth,
+                                 selection_seed=keyed_child(key, "selection"), selection_options={"direction": "auto"})
+            options = reference_options(names)
+            out = apply_methods(study_run, names, alpha=0.05, seed=key, method_options=options["method_options"])
+            strict = set(options["strict_inclusion"])
+            for r in out:
+                if r["method"] in strict and np.isfinite(r["bound"]):
+                    r["included"] = bool(r["truth"] > r["bound"])
+                records.append({"setting": label, "run": run, "draw": draw, "method": r["method"],
+                                "bound": r["bound"], "truth": r["truth"], "included": r["included"],
+                                "selected": r["selected"], "seed": seed})
+        method_seconds += time.process_time() - t0
+        if run == 199:
+            print(f"{label}: done at {time.perf_counter() - start:.0f} s wall", flush=True)
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    results = Path(results)
+    results.mkdir(parents=True, exist_ok=True)
+    checks = pd.DataFrame(checks)
+    checks.to_csv(results / "replay_checks.csv.gz", index=False, float_format="%.17g")
+    runs = pd.DataFrame(records)
+    runs["included"] = runs["included"].astype("boolean")
+    runs.to_csv(results / "replay_reference.csv.gz", index=False, float_format="%.10g")
+    print(f"replay: {wall:.0f} s wall, {cpu:.0f} CPU s ({method_seconds:.0f} of them in the methods), {machine()}")
+    print(replay_report(results))
+    return checks, runs
+
+
+def replay_report(results: Path = RESULTS) -> str:
+    "The markdown tables of the replay (bench/study.md) from bench/results/replay_{checks,reference}.csv.gz."
+    checks = pd.read_csv(Path(results) / "replay_checks.csv.gz")
+    runs = pd.read_csv(Path(results) / "replay_reference.csv.gz")
+    runs["included"] = runs["included"].astype("boolean")
+    lines = ["| setting | mean best true AUC: replay | authors | mean CV-winner truth: replay | authors (all / winners' curse file) |",
+             "|---|---:|---:|---:|---:|"]
+    for label, g in checks.groupby("setting", sort=False):
+        best, theo = (AUTHORS_SUMMARY[label][:2] if label in AUTHORS_SUMMARY else (np.nan, np.nan))
+        lines.append(f"| {label} | {g.best_truth.mean():.10f} | {best:.10f} | {g.winner_truth.mean():.10f} | "
+                     f"{theo:.10f} / {AUTHORS_WINNER_TRUTH[label]:.10f} |".replace("nan", "–"))
+    per = runs.groupby(["setting", "method", "draw"], sort=False)["included"].mean().unstack("draw")
+    from ciauto.study_reports import paper_simulation_table
+    paper = paper_simulation_table().set_index(["setting", "method"])["inclusion"]
+    lines += ["", "| setting | method | inclusion, draw 0 | mean over draws | per-draw SD | draws | tightness (draw 0) |"
+              " authors' summary | paper |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    columns = ("DL", "HM", "BT", "DL10p", "HM10p", "BT10p", "MABT")
+    for (label, method), row in per.iterrows():
+        row = row.dropna()
+        if row.empty:  # no run could be bounded (e.g. the split methods at N = 50, b = 0.1)
+            continue
+        t = runs[(runs.setting == label) & (runs.method == method) & (runs.draw == 0)]
+        authors = (AUTHORS_SUMMARY[label][2 + columns.index(method)]
+                   if label in AUTHORS_SUMMARY and method in columns else np.nan)
+        printed = paper.get((label, method), np.nan)
+        lines.append(f"| {label} | {method} | {row.iloc[0]:.3f} | {row.mean():.3f} | "
+                     f"{row.std(ddof=1) if len(row) > 1 else np.nan:.3f} | {len(row)} | "
+                     f"{(t.truth - t.bound).mean():.3f} | {authors:.3f} | {printed:.2f} |".replace("nan", "–"))
+    return "\n".join(lines)
+
+
 # The previous round's counts, for the before/after line of the comparison.
 BEFORE = ("default mode 15 of 106 outside 3 SE (published run, 200 runs); reproduction mode 3 of 111 (60-100 runs "
           "per setting, BBC/BBC-F taken from the default run)")
@@ -523,36 +705,94 @@ def real_data_cost(data_home: str, n_configurations: int = 24, seed: int = 7, ba
     return cost
 
 
-def real_data(n_splits: int, data_home: str, n_configurations: int = 24, seed: int = 7, backend: str = "dask"):
-    """The real-data study on the eleven datasets of the paper (`PAPER_DATASETS`: five at 50 training rows, six at
-    500), `n_splits` splits each, a grid of `n_configurations` spread over the families of `default_configurations()`,
-    all ten methods in default mode (BBC/BBC-F B = 500), through joblib's Dask backend on a local 2-worker cluster.
-    The runs are saved after every dataset (bench/out/real_<splits>x<configurations>.parquet), so a cut-off run counts."""
+REAL_COLUMNS = ["dataset", "train_size", "n_holdout", "run", "method", "bound", "truth", "included", "selected",
+                "mode", "n_configurations", "n_folds", "seed", "seconds", "reason"]
+
+
+def real_folder(mode: str, n_configurations: int, seed: int = 7, results: Path = RESULTS) -> Path:
+    "Where the chunks of one real-data run live: bench/results/real_<mode>_<C>c[_s<seed>]/."
+    return Path(results) / f"real_{mode}_{n_configurations}c{'' if seed == 7 else f'_s{seed}'}"
+
+
+def load_real_records(*folders) -> pd.DataFrame:
+    """The per-run records of a chunked real-data run (every `*.csv.gz` chunk of the folders), one row per dataset ×
+    split × method; a split saved twice (two processes, or a rerun chunk) is kept once."""
+    files = sorted(f for folder in folders for f in Path(folder).glob("*.csv.gz"))
+    if not files:
+        return pd.DataFrame(columns=REAL_COLUMNS)
+    runs = pd.concat([pd.read_csv(f) for f in files], ignore_index=True)
+    runs = runs.drop_duplicates(["dataset", "seed", "run", "method"], ignore_index=True)
+    runs["included"] = runs["included"].astype("boolean")
+    runs["selected"] = runs["selected"].astype("Int64")
+    runs["setting"] = runs["dataset"]
+    runs.attrs.update(missing="drop", strict=["NB"] if (runs["mode"] == "reference").any() else [])
+    return runs
+
+
+def real_data(n_splits: int, data_home: str, n_configurations: int = 81, seed: int = 7, backend: str = "dask",
+              datasets=None, mode: str = "reference", chunk: int = 4, results: Path = RESULTS):
+    """The real-data study on datasets of the paper (`PAPER_DATASETS`, default all eleven), `n_splits` splits each,
+    a grid of `n_configurations` spread over the families of `default_configurations()` (81: the whole grid), all
+    ten methods (BBC/BBC-F B = 500) in `mode` ("reference": `reference_options()`, or "default"), through joblib's
+    Dask backend on a local 2-worker cluster. Saved every `chunk` splits, append-only, one compressed CSV per
+    chunk (bench/results/real_<mode>_<C>c/<dataset>_<first>-<last>.csv.gz); a rerun reads the saved chunks and runs
+    only the missing split indices (every split is keyed by its index, so chunks equal one run). The datasets take
+    turns chunk by chunk, so a cut-off run has every dataset about equally far."""
     from ciauto.study import PAPER_DATASETS, run_real_data_study
+    names = list(datasets or PAPER_DATASETS)
     grid = spread_grid(n_configurations)
-    path = OUT / f"real_{n_splits}x{n_configurations}{'' if seed == 7 else f'_s{seed}'}.parquet"
-    OUT.mkdir(exist_ok=True)
-    done = pd.read_parquet(path) if path.exists() else pd.DataFrame()
-    walls = []
+    folder = real_folder(mode, n_configurations, seed, results)
+    folder.mkdir(parents=True, exist_ok=True)
+    options = {}
+    if mode == "reference":
+        options = reference_options(PAPER_METHODS)
+        options.pop("simulation_options")  # nothing is simulated
+    done = load_real_records(folder)
+    todo = {}
+    for name in names:
+        have = set(done.loc[done.dataset == name, "run"]) if len(done) else set()
+        missing = [i for i in range(n_splits) if i not in have]
+        todo[name] = [missing[i:i + chunk] for i in range(0, len(missing), chunk)]
+    print(f"{folder}: {len(done)} saved records; to run: "
+          + ", ".join(f"{n} {sum(map(len, c))} splits" for n, c in todo.items()), flush=True)
+    cost_path = folder / "cost.csv"
     with _dask_context(backend) as context:
-        for name, size in PAPER_DATASETS.items():
-            if len(done) and name in set(done["dataset"]):
-                continue  # resume: a dataset already saved is not rerun
-            start, cpu = time.perf_counter(), _worker_cpu(context)
-            runs = run_real_data_study([name], train_size=size, n_splits=n_splits, configurations=grid,
-                                       random_state=seed, n_jobs=-1, progress=False, data_home=data_home)
-            wall, cpu = time.perf_counter() - start, _worker_cpu(context) - cpu
-            walls.append({"dataset": name, "train_size": size, "n_splits": n_splits, "wall_seconds": wall,
-                          "worker_cpu_seconds": cpu, "cpu_seconds_per_split": cpu / n_splits})
-            done = pd.concat([done, runs], ignore_index=True)
-            done.to_parquet(path)
-            pd.DataFrame(walls).to_csv(path.with_suffix(".wall.csv"), index=False)
-            print(f"{name} (N = {size}): {n_splits} splits in {wall:.0f} s wall, {cpu:.0f} CPU s on the workers",
-                  flush=True)
+        while any(todo.values()):
+            for name in names:
+                if not todo[name]:
+                    continue
+                splits = todo[name].pop(0)
+                start, cpu = time.perf_counter(), _worker_cpu(context)
+                runs = []
+                for first, last in _contiguous(splits):
+                    runs.append(run_real_data_study([name], train_size=PAPER_DATASETS[name], n_splits=last - first + 1,
+                                                    first_split=first, configurations=grid, random_state=seed,
+                                                    n_jobs=-1, progress=False, data_home=data_home, **options))
+                runs = pd.concat(runs, ignore_index=True).assign(mode=mode, seed=seed)
+                wall, cpu = time.perf_counter() - start, _worker_cpu(context) - cpu
+                target = folder / f"{name}_{splits[0]:03d}-{splits[-1]:03d}.csv.gz"
+                runs[REAL_COLUMNS].to_csv(target, index=False, float_format="%.10g")
+                pd.DataFrame([{"dataset": name, "first": splits[0], "last": splits[-1], "wall_seconds": round(wall, 1),
+                               "worker_cpu_seconds": round(cpu, 1), "finished": time.strftime("%Y-%m-%d %H:%M:%S")}]
+                             ).to_csv(cost_path, mode="a", header=not cost_path.exists(), index=False)
+                print(f"{name} splits {splits[0]}-{splits[-1]}: {wall:.0f} s wall, {cpu:.0f} CPU s on the workers "
+                      f"({time.strftime('%H:%M:%S')})", flush=True)
+    done = load_real_records(folder)
     summary = summarize(done)
     for value in ("inclusion", "tightness"):
         print(paper_table(summary, value, ranks=average_ranks(summary)).to_string())
     return done
+
+
+def _contiguous(indices):
+    "Runs of consecutive split indices as (first, last) pairs."
+    pairs = []
+    for i in indices:
+        if pairs and i == pairs[-1][1] + 1:
+            pairs[-1][1] = i
+        else:
+            pairs.append([i, i])
+    return [tuple(p) for p in pairs]
 
 
 # The paper's Table 3 (real data, 766 JADBio configurations, 100 splits): inclusion (tightness) per method; musk has
@@ -583,34 +823,121 @@ def _paper_real_cells(text: str) -> list:
     return cells
 
 
-def real_data_report(paths) -> str:
-    """The markdown table of bench/study.md: per dataset the paper's row beside ciauto's, and the average ranks.
-    Several saved runs (other seeds: independent splits) are pooled, their split numbers offset."""
-    frames = [pd.read_parquet(p) for p in paths]
-    for i in range(1, len(frames)):
-        frames[i] = frames[i].assign(run=frames[i]["run"] + frames[i - 1]["run"].max() + 1)
-    runs = pd.concat(frames, ignore_index=True)
+# The paper's Table 5 (ci_automl_v1.txt, appendix: average AUC-ROC lower bounds on the real data): the mean holdout
+# AUC of the CV winner ("Hold Out"), of the validation-set and evaluation-set winners ("Val.", "Eval."), and the
+# mean bound of each method. (Only v1 of the paper prints it; its runs may differ from Table 3's.)
+PAPER_TABLE5_COLUMNS = ("Hold Out", "BBC", "BBC-F", "Val.", "Eval.", "DL", "HM", "BT", "DL10p", "HM10p", "BT10p", "MABT")
+PAPER_TABLE5 = {
+    "credit-g": "0.643 0.404 0.420 0.620 0.627 0.391 0.55 0.850 0.607 0.820 0.726 0.744",
+    "spambase": "0.896 0.703 0.730 0.889 0.874 0.687 0.703 0.744 0.857 0.907 0.680 0.700",
+    "musk": "1 0.986 1 - - - - - - - - -",
+    "phoneme": "0.755 0.533 0.552 0.730 0.730 0.464 0.455 0.805 0.642 0.791 0.735 0.750",
+    "phishing-websites": "0.939 0.807 0.831 0.926 0.934 0.777 0.810 0.726 0.939 0.964 0.653 0.670",
+    "electricity": "0.859 0.811 0.811 0.857 0.856 0.791 0.793 0.783 0.754 0.807 0.726 0.772",
+    "mozilla4": "0.950 0.920 0.919 0.950 0.950 0.908 0.920 0.894 0.895 0.933 0.853 0.895",
+    "nomao": "0.979 0.962 0.962 0.979 0.979 0.959 0.959 0.950 0.957 0.957 0.930 0.942",
+    "adult": "0.890 0.851 0.851 0.887 0.890 0.840 0.827 0.830 0.822 0.850 0.790 0.829",
+    "bank-marketing": "0.866 0.805 0.804 0.867 0.870 0.801 0.778 0.786 0.789 0.816 0.764 0.761",
+    "eeg-eye-state": "0.791 0.739 0.727 0.789 0.787 0.719 0.725 0.711 0.682 0.748 0.659 0.684",
+}
+
+
+def both_truths(runs: pd.DataFrame) -> pd.DataFrame:
+    """BT10p and MABT scored against both truths: `winners_eval` (the holdout AUC of `final`, the evaluation-set
+    winner they bound: ciauto's records, and the authors' truth for DL10p/HM10p) and `winners_valid` (the holdout
+    AUC of `best`, the validation-set winner: the truth of DL/HM/BT, which the authors' `real_data_5_calculate_CI.py`
+    uses for BT10p and MABT). One row per dataset × method × truth: n, inclusion, tightness."""
+    best = (runs[runs.method.isin(["DL", "HM", "BT"])].dropna(subset=["truth"])
+            .drop_duplicates(["dataset", "run"]).set_index(["dataset", "run"])["truth"])
+    rows = []
+    for method in ("BT10p", "MABT"):
+        cell = runs[(runs.method == method) & runs.bound.notna()].set_index(["dataset", "run"])
+        for name, truth in (("winners_eval", cell["truth"]), ("winners_valid", best.reindex(cell.index))):
+            for dataset, part in pd.DataFrame({"bound": cell.bound, "truth": truth}).dropna().groupby(level=0):
+                rows.append({"dataset": dataset, "method": method, "truth": name, "n": len(part),
+                             "inclusion": (part.truth >= part.bound).mean(),
+                             "tightness": (part.truth - part.bound).mean()})
+    return pd.DataFrame(rows)
+
+
+def _paper_real_summary(names) -> pd.DataFrame:
+    """The paper's Table 3 rows of `names` as a summary for `average_ranks`: its printed inclusion and tightness, and
+    `rejected` recomputed by the one-sided exact binomial test at its 100 splits (the text copy has lost the bold)."""
+    from scipy.stats import binom
+    rows = []
+    for name in names:
+        for method, cell in zip(PAPER_COLUMNS, _paper_real_cells(PAPER_REAL[name])):
+            inclusion, tightness = ((np.nan, np.nan) if cell == "–" else
+                                    (float(cell.split()[0]), float(cell.split()[1].strip("()"))))
+            rows.append({"setting": name, "method": method, "inclusion": inclusion, "tightness": tightness,
+                         "rejected": pd.NA if cell == "–" else bool(binom.cdf(round(100 * inclusion), 100, 0.95) <= 0.05)})
+    summary = pd.DataFrame(rows)
+    summary.attrs.update(key="setting", coverage=0.95)
+    return summary
+
+
+def real_study_report(*folders, splits: int | None = None) -> str:
+    """The markdown tables of bench/study.md for a chunked real-data run (`load_real_records`): Table 3 (inclusion,
+    tightness) and Table 5 (mean truths, mean bounds) beside the paper, the average ranks, and BT10p/MABT under
+    both truths. `splits`: only the first that many splits of each dataset (the state a table was written at)."""
+    runs = load_real_records(*folders)
+    if splits is not None:
+        runs = runs[runs["run"] < splits]
     summary = summarize(runs)
     splits = runs.groupby("dataset")["run"].nunique()
     configurations = int(runs["n_configurations"].max())
-    lines = ["| dataset | N | source | " + " | ".join(PAPER_COLUMNS) + " |",
+    mode = "/".join(sorted(set(runs["mode"])))
+    names = [d for d in PAPER_REAL if d in set(runs["dataset"])]
+    size = lambda name: int(runs.loc[runs.dataset == name, "train_size"].iloc[0])
+    lines = [f"**Table 3** (inclusion (tightness); * = rejected by the one-sided exact binomial test at 0.95):", "",
+             "| dataset | N | source | " + " | ".join(PAPER_COLUMNS) + " |",
              "|---|---:|---|" + "---|" * len(PAPER_COLUMNS)]
-    for name in [d for d in PAPER_REAL if d in set(runs["dataset"])]:
+    for name in names:
         cell = summary[summary["setting"] == name].set_index("method")
-        size = int(runs.loc[runs.dataset == name, "train_size"].iloc[0])
-        lines.append(f"| {name} | {size} | paper (766 configs, 100 splits) | " + " | ".join(_paper_real_cells(PAPER_REAL[name]))
-                     + " |")
+        lines.append(f"| {name} | {size(name)} | paper (766 configs, 100 splits) | "
+                     + " | ".join(_paper_real_cells(PAPER_REAL[name])) + " |")
         ours = [("–" if not np.isfinite(cell.loc[m, "inclusion"]) else
                  f"{'*' if cell.loc[m, 'rejected'] else ''}{cell.loc[m, 'inclusion']:.2f} ({cell.loc[m, 'tightness']:.2f})")
                 for m in PAPER_COLUMNS]
-        lines.append(f"| {name} | {size} | ciauto ({configurations} configs, {splits[name]} splits) | "
+        lines.append(f"| {name} | {size(name)} | ciauto {mode} ({configurations} configs, {splits[name]} splits) | "
                      + " | ".join(ours) + " |")
     ranks = average_ranks(summary)
+    paper_ranks = average_ranks(_paper_real_summary(names))
     lines += ["", "| average rank | rows | " + " | ".join(PAPER_COLUMNS) + " |",
               "|---|---:|" + "---:|" * len(PAPER_COLUMNS),
-              "| paper | 10 | " + " | ".join(f"{PAPER_REAL_RANKS[m]:.1f}" for m in PAPER_COLUMNS) + " |",
-              f"| ciauto | {len(ranks) - 1} | " + " | ".join(f"{ranks.loc['Avg Rnk', m]:.1f}" for m in PAPER_COLUMNS)
-              + " |"]
+              "| paper (its 10 ranked datasets) | 10 | " + " | ".join(f"{PAPER_REAL_RANKS[m]:.1f}" for m in PAPER_COLUMNS)
+              + " |",
+              f"| paper, these datasets (its printed cells; rejected = exact binomial test at 100 splits) | "
+              f"{len(paper_ranks) - 1} | " + " | ".join(f"{paper_ranks.loc['Avg Rnk', m]:.1f}" for m in PAPER_COLUMNS)
+              + " |",
+              f"| ciauto, these datasets | {len(ranks) - 1} | "
+              + " | ".join(f"{ranks.loc['Avg Rnk', m]:.1f}" for m in PAPER_COLUMNS) + " |"]
+    # Table 5: mean holdout AUC of the CV winner (BBC's truth), of best (DL's) and final (DL10p's), mean bounds
+    lines += ["", "**Table 5** (mean holdout AUC of the CV winner, of the validation-set winner `best` and of the "
+              "evaluation-set winner `final`; then each method's mean bound):", "",
+              "| dataset | source | " + " | ".join(PAPER_TABLE5_COLUMNS) + " |",
+              "|---|---|" + "---:|" * len(PAPER_TABLE5_COLUMNS)]
+    for name in names:
+        cell = summary[summary["setting"] == name].set_index("method")
+        truth = lambda m: cell.loc[m, "mean_truth"]
+        ours = [truth("BBC"), cell.loc["BBC", "mean_bound"], cell.loc["BBC-F", "mean_bound"], truth("DL"),
+                truth("DL10p")] + [cell.loc[m, "mean_bound"] for m in PAPER_TABLE5_COLUMNS[5:]]
+        lines.append(f"| {name} | paper (v1) | " + " | ".join(PAPER_TABLE5[name].split()) + " |")
+        lines.append(f"| {name} | ciauto | " + " | ".join("–" if not np.isfinite(v) else f"{v:.3f}" for v in ours)
+                     + " |")
+    both = both_truths(runs)
+    lines += ["", "**BT10p and MABT under both truths** (inclusion (tightness); `winners_eval` = the holdout AUC of "
+              "`final`, the configuration they bound; `winners_valid` = that of `best`):", "",
+              "| dataset | BT10p eval | BT10p valid | MABT eval | MABT valid | paper BT10p | paper MABT |",
+              "|---|---:|---:|---:|---:|---:|---:|"]
+    for name in names:
+        b = both[both.dataset == name].set_index(["method", "truth"])
+        fmt = lambda m, t: (f"{b.loc[(m, t), 'inclusion']:.2f} ({b.loc[(m, t), 'tightness']:.2f})"
+                            if (m, t) in b.index else "–")
+        paper = _paper_real_cells(PAPER_REAL[name])
+        lines.append(f"| {name} | {fmt('BT10p', 'winners_eval')} | {fmt('BT10p', 'winners_valid')} | "
+                     f"{fmt('MABT', 'winners_eval')} | {fmt('MABT', 'winners_valid')} | "
+                     f"{paper[PAPER_COLUMNS.index('BT10p')]} | {paper[PAPER_COLUMNS.index('MABT')]} |")
     return "\n".join(lines)
 
 
@@ -641,6 +968,7 @@ if __name__ == "__main__":
     parser.add_argument("--n-jobs", type=int, default=1)
     parser.add_argument("--reverse", action="store_true", help="work through the grid from its last setting")
     parser.add_argument("--methods", nargs="+", default=None, help="a subset of the methods (default: all ten)")
+    parser.add_argument("--chunk-runs", type=int, default=25, help="runs per saved chunk of the simulation study")
     parser.add_argument("--tag", default="", help="suffix of the output folder")
     parser.add_argument("--compare", nargs="+", default=None, help="folders of saved runs to compare with the paper")
     parser.add_argument("--bbcf-conventions", type=int, default=0, help="runs of the BBC-F convention check")
@@ -648,6 +976,17 @@ if __name__ == "__main__":
     parser.add_argument("--real-data", type=int, default=0, help="splits per dataset of the real-data study")
     parser.add_argument("--real-report", nargs="+", default=None, help="saved real-data runs (parquet): the table")
     parser.add_argument("--seed", type=int, default=7, help="root seed of the real-data splits (another: new splits)")
+    parser.add_argument("--datasets", nargs="+", default=None, help="datasets of the real-data study (default: all 11)")
+    parser.add_argument("--mode", default="reference", choices=["reference", "default"],
+                        help="conventions of the real-data study (reference: reference_options())")
+    parser.add_argument("--splits", type=int, default=None, help="--real-report: only the first that many splits")
+    parser.add_argument("--chunk", type=int, default=4, help="splits per saved chunk of the real-data study")
+    parser.add_argument("--results", default=str(RESULTS), help="folder of the saved real-data chunks")
+    parser.add_argument("--replay", action="store_true",
+                        help="regenerate the authors' simulated inputs (RandomState(4321)), check and run ciauto on them")
+    parser.add_argument("--records-check", action="store_true",
+                        help="the rerun simulation records against the published per-cell table")
+    parser.add_argument("--replay-report", action="store_true", help="the replay's tables from bench/results/")
     parser.add_argument("--real-cost", action="store_true", help="CPU seconds of one real-data split per dataset")
     parser.add_argument("--configurations", type=int, default=24, help="grid size of the real-data study")
     parser.add_argument("--backend", default="dask", choices=["dask", "loky"], help="joblib backend of the real-data study")
@@ -661,7 +1000,7 @@ if __name__ == "__main__":
         raise SystemExit
     if args.reproduce:
         reproduce(args.reproduce, args.modes, args.n_jobs, reverse=args.reverse, methods=args.methods,
-                  tag=args.tag)
+                  tag=args.tag, chunk=args.chunk_runs, results=Path(args.results))
         raise SystemExit
     if args.compare:
         compare(args.compare)
@@ -676,14 +1015,25 @@ if __name__ == "__main__":
     if args.cpu_timing:
         cpu_timing()
         raise SystemExit
+    if args.replay:
+        replay_study(results=Path(args.results))
+        raise SystemExit
+    if args.records_check:
+        table = records_check(Path(args.results))
+        print(table.to_string(index=False) if len(table) else "no complete setting saved yet")
+        raise SystemExit
+    if args.replay_report:
+        print(replay_report(Path(args.results)))
+        raise SystemExit
     if args.real_report:
-        print(real_data_report(args.real_report))
+        print(real_study_report(*args.real_report, splits=args.splits))
         raise SystemExit
     if args.real_cost:
         real_data_cost(args.data_home, args.configurations, backend=args.backend)
         raise SystemExit
     if args.real_data:
-        real_data(args.real_data, args.data_home, args.configurations, seed=args.seed, backend=args.backend)
+        real_data(args.real_data, args.data_home, args.configurations, seed=args.seed, backend=args.backend,
+                  datasets=args.datasets, mode=args.mode, chunk=args.chunk, results=Path(args.results))
         raise SystemExit
     slice_study(args.runs)
     timing(args.timing_repeats)

@@ -17,7 +17,8 @@ from scipy.special import ndtri
 from ._checks import as_generator, check_choice, check_int, check_real
 
 # %% auto #0
-__all__ = ['AUC_LIMIT', 'SIMULATION_ARGS', 'class_counts', 'SimulatedPredictions', 'simulate_predictions', 'paper_settings']
+__all__ = ['AUC_LIMIT', 'SIMULATION_ARGS', 'REFERENCE_LOOP', 'class_counts', 'SimulatedPredictions', 'simulate_predictions',
+           'paper_settings', 'reference_loop_order', 'replay_reference_inputs']
 
 # %% ../nbs/04_simulation.ipynb #f764487d
 def _exact_fraction(value) -> Fraction:
@@ -183,3 +184,70 @@ def paper_settings() -> pd.DataFrame:
     table["balance"] = table["balance"].astype(object)
     table.index.name = "setting"
     return table
+
+# %% ../nbs/04_simulation.ipynb #b7f3e9a1
+REFERENCE_LOOP = (("beta", ((9, 6), (24, 6))), ("n_samples", (50, 500)), ("n_configurations", (100, 500)),
+                  ("balance", ("equal", 0.1)), ("n_classes", (2, 5)))  # the authors' loop, outermost first
+
+
+def reference_loop_order() -> list[int]:
+    "Rows of `paper_settings()` (its index) in the order the authors' data script draws them."
+    grid = paper_settings()
+    levels = dict(REFERENCE_LOOP)
+    key = {i: (levels["beta"].index((r.beta_a, r.beta_b)), levels["n_samples"].index(r.n_samples),
+               levels["n_configurations"].index(r.n_configurations), levels["balance"].index(r.balance),
+               levels["n_classes"].index(r.n_classes)) for i, r in grid.iterrows()}
+    return sorted(key, key=key.get)
+
+
+def _reference_counts(n_samples, balance, n_classes) -> tuple:
+    "Class counts and fold count as the authors' float arithmetic gives them (cumulative shares, truncated)."
+    shares = (np.repeat(1 / n_classes, n_classes) if balance == "equal"
+              else np.r_[balance, np.repeat((1 - balance) / (n_classes - 1), n_classes - 1)])
+    counts, total = [], 0
+    for k in range(n_classes):
+        counts.append(int(n_samples * np.sum(shares[: k + 1]) - total))
+        total += counts[-1]
+    return np.array(counts), min(10, int(n_samples * shares.min()))
+
+
+def replay_reference_inputs(
+    keep, # rows of `paper_settings()` (index values) whose runs are returned; the replay stops after the last of them
+    *,
+    n_runs: int = 200, # runs per setting in the authors' script (200)
+    seed: int = 4321, # the seed of their `np.random.seed` call
+):
+    """Yield (setting, run, `SimulatedPredictions`) for every run of the `keep` settings, replaying the authors' one
+    legacy `RandomState(seed)` stream in their loop order (`reference_loop_order()`); the settings before are drawn
+    and dropped. Binary settings give N×C scores and the true AUCs, K = 5 ones N×C×K and the pairwise matrix."""
+    grid = paper_settings()
+    keep = [keep] if isinstance(keep, numbers.Integral) else list(keep)
+    unknown = [k for k in keep if k not in set(grid.index)]
+    if not keep or unknown:
+        raise ValueError(f"keep must name rows of paper_settings() (0-{len(grid) - 1}), got {keep!r}")
+    n_runs = check_int(n_runs, "n_runs", minimum=1)
+    seed = check_int(seed, "seed", minimum=0)
+    order = reference_loop_order()
+    last = max(order.index(k) for k in keep)
+    stream = np.random.RandomState(seed)
+    for setting in order[: last + 1]:
+        row = grid.loc[setting]
+        a, b, c, k = row.beta_a, row.beta_b, int(row.n_configurations), int(row.n_classes)
+        counts, n_folds = _reference_counts(int(row.n_samples), row.balance, k)
+        y = np.repeat(np.arange(k), counts)
+        folds = np.arange(len(y)) % n_folds
+        for run in range(n_runs):
+            stream.beta(a, b, c)  # drawn and unused by their multiclass branch
+            pairwise = stream.beta(a, b, c * k * k).reshape(c, k, k)
+            noise = stream.standard_normal(c * k * len(y)).reshape(c, k, len(y))  # [configuration, column, row]
+            if setting not in keep:
+                continue
+            pairwise[:, np.arange(k), np.arange(k)] = 0.5
+            shift = np.sqrt(2.0) * ndtri(pairwise)  # shift[c, column, class]
+            if k == 2:
+                yield setting, run, SimulatedPredictions((noise[:, 1, :] - shift[:, 1, y]).T, y, folds,
+                                                         pairwise[:, 1, 0])
+            else:
+                truth = pairwise[:, ~np.eye(k, dtype=bool)].mean(axis=1)
+                yield setting, run, SimulatedPredictions(np.transpose(noise - shift[:, :, y], (2, 0, 1)), y, folds,
+                                                         truth, pairwise)

@@ -164,6 +164,7 @@ def run_simulation_study(
     settings=None, # rows of `paper_settings()` (default: its 16 binary rows), a dict or a list of dicts with beta_a, beta_b, n_samples, n_configurations[, balance, n_folds, n_classes, setting]
     *,
     n_runs: int = 200, # runs per setting (the paper: 200)
+    first_run: int = 0, # index of the first run: runs first_run, …, first_run + n_runs − 1 (keyed by index, so a study in chunks equals one study)
     methods=None, # registered method names (default: the paper's ten, `PAPER_METHODS`; see `list_methods()`)
     alpha: float = 0.05, # one-sided level of every bound, in (0, 1)
     random_state=None, # None, int >= 0, `SeedSequence` or `Generator`: the root of every run's keyed child seed
@@ -183,13 +184,15 @@ def run_simulation_study(
     simulation_options = _check_simulation_options(simulation_options)
     strict_inclusion = _check_strict(strict_inclusion)
     n_runs = check_int(n_runs, "n_runs", minimum=1)
+    first_run = check_int(first_run, "first_run", minimum=0)
     alpha = check_probability(alpha, "alpha")
     methods = resolve_methods(methods, PAPER_METHODS)
     method_options = check_method_options(method_options, methods)
     root = as_seed_sequence(random_state)
     selection_options = _check_selection_options(selection_options)
     arguments = [(s, r, keyed_child(root, s["setting"], r), methods, alpha, method_options, skip_small,
-                  selection_options, simulation_options) for s in records_in for r in range(n_runs)]
+                  selection_options, simulation_options) for s in records_in
+                 for r in range(first_run, first_run + n_runs)]
     records = _execute(_simulation_task, arguments, n_jobs=n_jobs, progress=progress, desc="simulation runs")
     return _runs_frame(records, ["setting", *SETTING_COLUMNS], missing="strict", strict=list(strict_inclusion),
                        simulation_options=simulation_options)
@@ -274,6 +277,7 @@ def run_real_data_study(
     *,
     train_size, # training rows: an int, or a {dataset: size} dict such as `PAPER_DATASETS`
     n_splits: int = 100, # stratified train/holdout splits per dataset (the paper: 100)
+    first_split: int = 0, # index of the first split: splits first_split, …, first_split + n_splits − 1 (keyed by index, so a run in chunks equals one run)
     configurations=None, # the CVT grid: a list of configurations, "small"/"full", or None (`default_configurations()`)
     methods=None, # registered method names (default: the paper's ten)
     alpha: float = 0.05, # one-sided level of every bound, in (0, 1)
@@ -301,6 +305,7 @@ def run_real_data_study(
     if unknown:
         raise ValueError(f"dataset(s) {unknown} not found; available: {', '.join(available['name'])}")
     n_splits = check_int(n_splits, "n_splits", minimum=1)
+    first_split = check_int(first_split, "first_split", minimum=0)
     alpha = check_probability(alpha, "alpha")
     n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=1)
     methods = resolve_methods(methods, PAPER_METHODS)
@@ -320,7 +325,8 @@ def run_real_data_study(
             raise ValueError(f"dataset {name!r} has {len(values)} classes; the real-data study is binary")
         codes = (np.asarray(y) == values[np.argmin(counts)]).astype(np.int64)  # 1 = the minority class
         arguments += [(name, X, codes, size, split, keyed_child(root, name, size, split), configurations, methods,
-                       alpha, method_options, n_folds, selection_options) for split in range(n_splits)]
+                       alpha, method_options, n_folds, selection_options)
+                      for split in range(first_split, first_split + n_splits)]
     records = _execute(_real_data_task, arguments, n_jobs=n_jobs, progress=progress, desc="real-data splits")
     return _runs_frame(records, ["setting", "dataset", "train_size", "n_holdout"], missing="drop",
                        strict=list(strict_inclusion))
