@@ -38,7 +38,7 @@ def test_replay_tables_are_their_records():
 
 
 def test_real_data_table_is_its_records():
-    "The (interim) real-data tables in bench/study.md are `--real-report ... --splits n` of the committed chunks."
+    "The real-data tables in bench/study.md are `--real-report ... --splits n` of the committed chunks."
     marker = "<!-- real-report: "
     assert marker in STUDY_MD
     folder, splits = STUDY_MD.split(marker, 1)[1].split(" -->", 1)[0].split()
