@@ -7,15 +7,18 @@ from __future__ import annotations
 
 import math
 import numbers
+import zlib
 
 import numpy as np
 
 # %% auto #0
-__all__ = ['WINNER_RULES', 'MAX_MEMORY_BYTES', 'QUANTILES', 'check_int', 'check_real', 'check_probability', 'check_choice',
-           'check_bool', 'check_n_jobs', 'as_seed_sequence', 'as_generator', 'spawn_seeds', 'as_array',
-           'as_float_array', 'check_same_length', 'as_weights', 'sorted_labels', 'binary_codes', 'class_codes',
-           'positive_label', 'as_binary_labels', 'check_fold_ids', 'check_fold_classes', 'cv_winner', 'check_memory',
-           'order_statistic_rank', 'order_statistic']
+__all__ = ['GROUP_ORDERS', 'WINNER_RULES', 'MAX_MEMORY_BYTES', 'QUANTILES', 'check_int', 'check_real', 'check_probability',
+           'check_choice', 'check_bool', 'check_n_jobs', 'as_seed_sequence', 'as_generator', 'spawn_seeds',
+           'keyed_child', 'child_generator', 'int_child_generator', 'entropy_seed', 'seed_record', 'legacy_seed',
+           'legacy_stream', 'uniforms', 'as_array', 'as_float_array', 'check_same_length', 'as_weights',
+           'sorted_labels', 'binary_codes', 'class_codes', 'positive_label', 'as_binary_labels', 'check_fold_ids',
+           'check_fold_classes', 'fold_ids_from_splits', 'as_fold_ids', 'group_codes', 'cv_winner', 'check_memory',
+           'order_statistic_ranks', 'order_statistic_rank', 'order_statistic']
 
 # %% ../nbs/00a_checks.ipynb #f8863606
 def _range_text(minimum, maximum, open_minimum=False, open_maximum=False) -> str:
@@ -141,6 +144,73 @@ def spawn_seeds(random_state, # anything `as_seed_sequence` takes
     """`n` 64-bit seeds: task `b` uses seed `b`, whoever runs it, so results do not depend on `n_jobs`; the first
     seeds stay the same when `n` grows."""
     return as_seed_sequence(random_state, name).generate_state(check_int(n, "n", minimum=0), np.uint64)
+
+# %% ../nbs/00a_checks.ipynb #2be6cf6c
+def keyed_child(seed, # the parent stream: a `SeedSequence` (used as it is) or anything `as_seed_sequence` takes
+                *keys, # ints or strings (a string counts by its CRC-32) naming the child
+               ) -> np.random.SeedSequence:
+    "A child stream identified by `keys`, independent of how many siblings exist."
+    seed = as_seed_sequence(seed, "seed")
+    key = tuple(k if isinstance(k, numbers.Integral) else zlib.crc32(str(k).encode()) for k in keys)
+    return np.random.SeedSequence(seed.entropy, spawn_key=tuple(seed.spawn_key) + key)
+
+
+def child_generator(random_state, # anything `as_seed_sequence` takes
+                    *keys, # the child's keys, as in `keyed_child` (none: the seed's own stream)
+                   ) -> np.random.Generator:
+    "A `Generator` on `keyed_child(random_state, *keys)`: a new stream, even when `random_state` is a Generator."
+    return np.random.default_rng(keyed_child(random_state, *keys))
+
+
+def int_child_generator(random_state, # anything `as_seed_sequence` takes
+                        *keys, # the child's keys, as in `keyed_child`
+                       ) -> np.random.Generator:
+    """As `child_generator`, but a Generator is first reduced to one int below 2**63: the convention by which the
+    study's split methods drew their bootstrap streams, kept so that their results stay the same."""
+    if isinstance(random_state, np.random.Generator):
+        random_state = int(random_state.integers(2 ** 63 - 1))
+    return child_generator(random_state, *keys)
+
+
+def entropy_seed(words, # entropy words (e.g. `as_seed_sequence(random_state).generate_state(4)`)
+                 *keys: int, # integers appended to the entropy
+                ) -> int:
+    "One 32-bit seed from `SeedSequence([*words, *keys])`: a seed that depends on the keys' values, not their order of use."
+    return int(np.random.SeedSequence([*np.asarray(words).tolist(), *keys]).generate_state(1)[0])
+
+
+def seed_record(random_state, # the `random_state` a result was computed with
+               ):
+    "What a result records of its seed (JSON-safe): an int seed as a Python int, None for anything else."
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, (bool, np.bool_)):
+        return int(random_state)
+    return None
+
+# %% ../nbs/00a_checks.ipynb #f28a118a
+def legacy_seed(random_state, # an int in 0..2**32−1 (a legacy `RandomState` seed), or anything `as_generator` takes
+                name: str = "random_state", # the argument's name, for the error message
+               ):
+    "An int seed of numpy's legacy `RandomState`, kept as an int; anything else as a `Generator` (`as_generator`)."
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, (bool, np.bool_)):
+        return check_int(random_state, name, minimum=0, maximum=2**32 - 1)
+    return as_generator(random_state, name)
+
+
+def legacy_stream(seed, # an int (seeds `numpy.random.RandomState`, as the reference code) or a `Generator`
+                 ):
+    "The reference code's stream: `RandomState(seed)` for an int seed; a Generator as it is."
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.RandomState(check_int(seed, "seed", minimum=0, maximum=2**32 - 1))
+
+
+def uniforms(stream, # a `Generator` or a legacy `RandomState` (from `legacy_stream`)
+             shape, # the array's shape
+            ) -> np.ndarray:
+    "Uniforms on [0, 1) from either kind of stream, as each draws them."
+    if isinstance(stream, np.random.RandomState):
+        return stream.uniform(size=shape)
+    return stream.random(shape)
 
 # %% ../nbs/00a_checks.ipynb #6ae1241e
 def as_array(x, # array-like (list, numpy array, pandas Series or DataFrame)
@@ -356,6 +426,75 @@ def check_fold_classes(codes, # class code 0..K−1 of every row
         raise ValueError(f"fold {fold} lacks class {labels[k]!r} (it holds no row of class {labels[k]!r})"
                          + (f"; {why}" if why else ""))
 
+# %% ../nbs/00a_checks.ipynb #a136d75c
+def fold_ids_from_splits(splits, # (train, test) index pairs (or boolean masks), one per fold
+                         n: int, # number of rows
+                        ) -> np.ndarray: # fold id 0..F−1 of every row
+    "Fold ids from (train, test) pairs whose test sets partition rows 0..n−1."
+    n = check_int(n, "n", minimum=1)
+    ids = np.full(n, -1, np.int64)
+    for f, split in enumerate(splits):
+        if not (isinstance(split, (tuple, list)) and len(split) == 2):
+            raise TypeError(f"folds: split {f} is {split!r}, not a (train, test) pair of index arrays")
+        train, test = split
+        test = np.flatnonzero(test) if np.asarray(test).dtype == bool else np.asarray(test, np.int64)
+        if test.size and (test.min() < 0 or test.max() >= n):
+            raise ValueError(f"folds: split {f} tests row {int(test.max() if test.max() >= n else test.min())}, "
+                             f"outside 0..{n - 1} (the data has {n} rows)")
+        if (ids[test] != -1).any():
+            raise ValueError(f"folds: the test sets overlap (split {f} tests a row an earlier split tested); one fold "
+                             "id per row needs test sets that partition the rows, as KFold-like splitters give")
+        ids[test] = f
+        if np.intersect1d(np.asarray(train), test).size:
+            raise ValueError(f"folds: split {f} has rows in both its train and its test set")
+    if (ids == -1).any():
+        raise ValueError(f"folds: {int((ids == -1).sum())} row(s) are in no test set (as with TimeSeriesSplit or "
+                         "ShuffleSplit); every row must be predicted out-of-fold exactly once")
+    if ids.max() < 1:
+        raise ValueError("folds: a single split; at least 2 folds are needed")
+    return ids
+
+
+def as_fold_ids(folds, # fold ids (one per row), a list of (train, test) pairs, or a splitter with .split
+                n: int, # number of rows
+                *, X=None, # features for a splitter (default: n placeholder rows; scikit-learn's use only their number)
+                y=None, # target, for a stratified splitter
+                groups=None, # group labels, for a grouped splitter
+               ) -> tuple[np.ndarray, np.ndarray]: # (fold id 0..F−1 per row, the original fold labels)
+    "Fold ids 0..F−1 from fold ids, (train, test) pairs or a scikit-learn splitter."
+    if hasattr(folds, "split"):
+        ids = fold_ids_from_splits(folds.split(np.zeros((n, 1)) if X is None else X, y, groups), n)
+    elif isinstance(folds, (list, tuple)) and len(folds) and isinstance(folds[0], tuple):
+        ids = fold_ids_from_splits(folds, n)
+    else:
+        return check_fold_ids(folds, n, "folds")
+    return ids, np.arange(ids.max() + 1)
+
+# %% ../nbs/00a_checks.ipynb #a8479cb4
+GROUP_ORDERS = ("sorted", "appearance")
+
+
+def group_codes(groups, # one group label per row (numbers, strings or booleans of one type)
+                n: int, # the number of rows
+                name: str = "groups", # the argument's name, for the error message
+                *,
+                order: str = "sorted", # "sorted" (groups numbered in sorted label order) or "appearance" (first seen first)
+               ) -> tuple[np.ndarray, np.ndarray]:
+    "Row → group index 0..G−1 (int64) and the G labels, by ciauto's one rule for group labels (mixed types refused)."
+    check_choice(order, "order", GROUP_ORDERS)
+    if hasattr(groups, "__len__") and not isinstance(groups, (str, bytes)) and len(groups) != n:
+        raise ValueError(f"{name} must hold one label per row ({n} rows), got {len(groups)} labels")
+    labels, codes = sorted_labels(groups, name)
+    if len(codes) != n:
+        raise ValueError(f"{name} must hold one label per row ({n} rows), got {len(codes)} labels")
+    if order == "appearance":
+        firsts = np.unique(codes, return_index=True)[1]
+        by_first = np.argsort(firsts, kind="stable")
+        renumber = np.empty_like(by_first)
+        renumber[by_first] = np.arange(len(by_first))
+        codes, labels = renumber[codes], labels[by_first]
+    return codes.astype(np.int64), labels
+
 # %% ../nbs/00a_checks.ipynb #7ba494e3
 WINNER_RULES = ("fold_mean", "pooled")
 
@@ -409,20 +548,29 @@ def check_memory(n_bytes: float, # estimated bytes the request's arrays need
 QUANTILES = ("inverted_cdf", "reference")
 
 
+def order_statistic_ranks(p, # quantile levels in [0, 1] (an array; conformal p-values, for instance)
+                          n: int, # how many sorted values
+                          quantile: str = "inverted_cdf", # "inverted_cdf" (⌈pn⌉) or "reference" (⌊pn⌋ + 1)
+                         ) -> np.ndarray:
+    "1-based ranks (int64) of the p-quantiles among n sorted values, each within 1..n; p·n near an integer is that integer."
+    check_choice(quantile, "quantile", QUANTILES)
+    n = check_int(n, "n", minimum=1)
+    p = np.asarray(p, dtype=np.float64)
+    if not (np.isfinite(p) & (p >= 0) & (p <= 1)).all():
+        raise ValueError("p must be finite numbers in [0, 1]")
+    position = p * n
+    nearest = np.rint(position)
+    position = np.where(np.abs(position - nearest) <= 1e-9 * np.maximum(1.0, position), nearest, position)
+    rank = np.ceil(position) if quantile == "inverted_cdf" else np.floor(position) + 1
+    return np.clip(rank, 1, n).astype(np.int64)
+
+
 def order_statistic_rank(p: float, # the quantile level, in [0, 1]
                          n: int, # how many sorted values
                          quantile: str = "inverted_cdf", # "inverted_cdf" (⌈pn⌉) or "reference" (⌊pn⌋ + 1)
                         ) -> int:
-    "1-based rank of the p-quantile among n sorted values, within 1..n."
-    check_choice(quantile, "quantile", QUANTILES)
-    p = check_real(p, "p", minimum=0, maximum=1)
-    n = check_int(n, "n", minimum=1)
-    position = p * n
-    nearest = round(position)
-    if abs(position - nearest) <= 1e-9 * max(1.0, position):
-        position = nearest
-    rank = math.ceil(position) if quantile == "inverted_cdf" else math.floor(position) + 1
-    return min(max(rank, 1), n)
+    "1-based rank of the p-quantile among n sorted values, within 1..n (`order_statistic_ranks` for one level)."
+    return int(order_statistic_ranks(check_real(p, "p", minimum=0, maximum=1), n, quantile))
 
 
 def order_statistic(sorted_values, # values sorted ascending

@@ -15,10 +15,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._checks import (WINNER_RULES, as_array, binary_codes, check_choice, check_n_jobs, cv_winner, positive_label,
-                      sorted_labels, spawn_seeds)
-from .bbc import as_fold_ids, fold_ids_from_splits
-from .metrics import METRICS, Metric, as_float_array, fold_score_matrix, get_metric
+from ._checks import (WINNER_RULES, as_array, as_float_array, as_fold_ids, binary_codes, check_choice,
+                            check_n_jobs, cv_winner, fold_ids_from_splits, positive_label, sorted_labels, spawn_seeds)
+from .metrics import METRICS, Metric, fold_score_matrix, get_metric, resolve_metric
 
 
 def _cvt():
@@ -49,16 +48,17 @@ def infer_metric(metric,  # a registry name, a Metric, a callable, or None to in
                  y,  # the target: labels, numbers or an N×2 (time, event) array
                  predictions_ndim: int = 2,  # 3 for N×C×K class scores
                 ):  # a ciauto.metrics.Metric
-    """`metric` if given; else c_index for an N×2 (time, event) y, roc_auc_ovo for N×C×K class scores, roc_auc for
-    a two-label y, r2 for a numeric y. More than two class labels (text, or at most 10 distinct integers) with one
-    prediction column per configuration are refused: a multiclass table has one column per class."""
+    """`metric` if given; else the default of the target's kind (`ciauto.metrics.resolve_metric`, the one rule):
+    c_index for an N×2 (time, event) y, roc_auc_ovo for N×C×K class scores, roc_auc for a two-label y, r2 for a
+    numeric y. More than two class labels (text, or at most 10 distinct integers) with one prediction column per
+    configuration are refused: a multiclass table has one column per class."""
     if metric is not None:
-        return get_metric(metric)
+        return resolve_metric(metric)
     y = np.asarray(y)
     if y.ndim == 2:
-        return get_metric("c_index")
+        return resolve_metric(None, "survival")
     if predictions_ndim == 3:
-        return get_metric("roc_auc_ovo")
+        return resolve_metric(None, "multiclass")
     missing = pd.isna(y)
     if missing.any():
         raise ValueError(f"y has a missing value at row {int(np.argmax(missing))}")
@@ -67,7 +67,7 @@ def infer_metric(metric,  # a registry name, a Metric, a callable, or None to in
         raise ValueError(f"y holds a single value ({_plain(labels[0]) if len(labels) else 'no rows'!r}); a target "
                          "needs two classes or varying numbers")
     if len(labels) == 2:
-        return get_metric("roc_auc")
+        return resolve_metric(None, "binary")
     if _looks_like_classes(y):
         shown = ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in labels[:5])
         raise ValueError(f"y holds {len(labels)} distinct labels ({shown}{', ...' if len(labels) > 5 else ''}) but "
@@ -75,7 +75,7 @@ def infer_metric(metric,  # a registry name, a Metric, a callable, or None to in
                          f"class, '<configuration>{SEP}<label>' (long layout: 'prediction{SEP}<label>'), holding that "
                          "class's probability or score; for a numeric target pass metric='r2' (or another regression "
                          "metric)")
-    return get_metric("r2")
+    return resolve_metric(None, "regression")
 
 # %% ../nbs/10_adapters.ipynb #a5ab1b70
 def encode_target(y,  # labels (any type), numbers, or N×2 (time, event)
@@ -273,17 +273,17 @@ def _candidate_name(candidate, params: dict) -> str:
 def _search_metric(search, metric, classifier: bool):
     "The registry metric matching the search's own scoring (its refit scorer when it has several)."
     if metric is not None:
-        return get_metric(metric)
+        return resolve_metric(metric)
     scoring = getattr(search.scoring, "scoring", search.scoring)  # a capturing scorer keeps the search's own
     if isinstance(scoring, (list, tuple, set, dict)):
         if not isinstance(search.refit, str):
             raise ValueError("the search has several scorers and no refit name; pass metric=")
         scoring = scoring.get(search.refit, search.refit) if isinstance(scoring, dict) else search.refit
-    if scoring is None:  # the estimator's own score method
-        return get_metric("accuracy" if classifier else "r2")
+    if scoring is None:  # the estimator's own score method (scikit-learn's rule, not a default of ciauto's)
+        return resolve_metric("accuracy" if classifier else "r2")
     if isinstance(scoring, str):
         try:
-            return get_metric(scoring)
+            return resolve_metric(scoring)
         except ValueError:
             pass
     raise ValueError(f"search.scoring={scoring!r} has no counterpart among ciauto's metrics (functions of the "

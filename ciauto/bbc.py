@@ -12,15 +12,16 @@ from functools import partial
 import numpy as np
 from numba import njit
 
-from ._checks import (as_array, as_float_array, binary_codes, check_bool, check_choice, check_memory, check_fold_classes, check_fold_ids,
-                            check_int, check_n_jobs, check_probability, check_same_length, cv_winner, order_statistic, sorted_labels,
-                            spawn_seeds)
+from ._checks import (QUANTILES, WINNER_RULES, as_array, as_float_array, as_fold_ids, binary_codes, check_bool,
+                            check_choice, check_memory, check_fold_classes, check_fold_ids, check_int, check_n_jobs,
+                            check_probability, check_same_length, cv_winner, fold_ids_from_splits, group_codes,
+                            order_statistic, sorted_labels, spawn_seeds)
 from .metrics import (Metric, accuracy, average_precision, balanced_accuracy, brier_score, f1, fold_score_matrix,
                             get_metric, neg_brier_score, neg_log_loss, neg_mean_absolute_error, neg_mean_squared_error,
-                            neg_root_mean_squared_error, pr_auc, r2, roc_auc)
+                            neg_root_mean_squared_error, pr_auc, r2, resolve_metric, roc_auc)
 
 # %% auto #0
-__all__ = ['MIN_GROUPS', 'FEW_GROUPS', 'fold_ids_from_splits', 'as_fold_ids', 'BBCResult', 'bbc']
+__all__ = ['MIN_GROUPS', 'FEW_GROUPS', 'BBCResult', 'bbc']
 
 # %% ../nbs/03_bbc.ipynb #99d2a46d
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
@@ -416,50 +417,6 @@ def _pooled_pr_chunk(seeds, order, codes, labels, units, max_redraws, trapezoid)
         L[b] = _sorted_pr_area(order[best_c], codes[best_c], oob, out_class[1], trapezoid)
     return L, winners, redraws, defects
 
-# %% ../nbs/03_bbc.ipynb #67920f2d
-def fold_ids_from_splits(splits, # (train, test) index pairs (or boolean masks), one per fold
-                         n: int, # number of rows
-                        ) -> np.ndarray: # fold id 0..F−1 of every row
-    "Fold ids from (train, test) pairs whose test sets partition rows 0..n−1."
-    n = check_int(n, "n", minimum=1)
-    ids = np.full(n, -1, np.int64)
-    for f, split in enumerate(splits):
-        if not (isinstance(split, (tuple, list)) and len(split) == 2):
-            raise TypeError(f"folds: split {f} is {split!r}, not a (train, test) pair of index arrays")
-        train, test = split
-        test = np.flatnonzero(test) if np.asarray(test).dtype == bool else np.asarray(test, np.int64)
-        if test.size and (test.min() < 0 or test.max() >= n):
-            raise ValueError(f"folds: split {f} tests row {int(test.max() if test.max() >= n else test.min())}, "
-                             f"outside 0..{n - 1} (the data has {n} rows)")
-        if (ids[test] != -1).any():
-            raise ValueError(f"folds: the test sets overlap (split {f} tests a row an earlier split tested); one fold "
-                             "id per row needs test sets that partition the rows, as KFold-like splitters give")
-        ids[test] = f
-        if np.intersect1d(np.asarray(train), test).size:
-            raise ValueError(f"folds: split {f} has rows in both its train and its test set")
-    if (ids == -1).any():
-        raise ValueError(f"folds: {int((ids == -1).sum())} row(s) are in no test set (as with TimeSeriesSplit or "
-                         "ShuffleSplit); every row must be predicted out-of-fold exactly once")
-    if ids.max() < 1:
-        raise ValueError("folds: a single split; at least 2 folds are needed")
-    return ids
-
-# %% ../nbs/03_bbc.ipynb #a8b7e4f4
-def as_fold_ids(folds, # fold ids (one per row), a list of (train, test) pairs, or a splitter with .split
-                n: int, # number of rows
-                *, X=None, # features for a splitter (default: n placeholder rows; scikit-learn's use only their number)
-                y=None, # target, for a stratified splitter
-                groups=None, # group labels, for a grouped splitter
-               ) -> tuple[np.ndarray, np.ndarray]: # (fold id 0..F−1 per row, the original fold labels)
-    "Fold ids 0..F−1 from fold ids, (train, test) pairs or a scikit-learn splitter."
-    if hasattr(folds, "split"):
-        ids = fold_ids_from_splits(folds.split(np.zeros((n, 1)) if X is None else X, y, groups), n)
-    elif isinstance(folds, (list, tuple)) and len(folds) and isinstance(folds[0], tuple):
-        ids = fold_ids_from_splits(folds, n)
-    else:
-        return check_fold_ids(folds, n, "folds")
-    return ids, np.arange(ids.max() + 1)
-
 # %% ../nbs/03_bbc.ipynb #0d17598f
 def _configuration_names(source) -> list | None:
     "Column c's configuration name, from a CVTResult's `configurations` table (name, column), if it has one."
@@ -483,8 +440,6 @@ def _complete_columns(predictions):
 # %% ../nbs/03_bbc.ipynb #d7f55d87
 _METHODS = ("pooled", "folds")
 _ALTERNATIVES = ("two-sided", "greater", "less")
-_QUANTILES = ("inverted_cdf", "reference")
-_WINNER_RULES = ("fold_mean", "pooled")
 _MAX_CHUNK = 128  # bootstraps per task: bounds the generic path's B×N count matrix
 _SIZE_DEPENDENT = {"average_ranking_loss": "it counts the negatives ranked above each positive, a number that grows "
                                            "with the rows evaluated, so out-of-bag values (about 0.368·N rows) and "
@@ -511,7 +466,7 @@ def _unpack(predictions, y, folds, metric, pos_label):
             metric = getattr(source, "metric", None)
     if y is None:
         raise TypeError("y is required unless predictions is a CVTResult")
-    metric = get_metric("roc_auc" if metric is None else metric)
+    metric = resolve_metric(metric)  # the one metric rule: no metric and no target kind known yet → roc_auc
     if metric.name in _SIZE_DEPENDENT:
         raise ValueError(f"metric {metric.name!r} cannot be bias-corrected by BBC: {_SIZE_DEPENDENT[metric.name]}")
     return predictions, y, folds, metric, pos_label, kept
@@ -650,8 +605,7 @@ def _units(groups, n: int, fold_ids, method: str) -> np.ndarray:
     "Row → bootstrap unit: its group's index 0..G−1 (`groups` given), else the row itself."
     if groups is None:
         return np.arange(n)
-    _, units = sorted_labels(groups, "groups")
-    check_same_length(predictions=np.empty(n), groups=units)
+    units = group_codes(groups, n)[0]  # the one rule for group labels (1 and "1" in one column are refused)
     if units.max() < 1:
         raise ValueError("groups holds a single group; the cluster bootstrap needs at least 2")
     if method == "pooled" and units.max() + 1 < MIN_GROUPS:  # BBC-F resamples folds; groups only must not straddle
@@ -967,7 +921,7 @@ def _fold_inputs(folds, n_rows, y_raw, groups, method, winner_rule, codes, class
     "Fold ids and labels (or None) and the winner rule, with the checks fold-wise values need."
     if winner_rule is None:
         winner_rule = "pooled" if folds is None and method == "pooled" else "fold_mean"
-    check_choice(winner_rule, "winner_rule", _WINNER_RULES)
+    check_choice(winner_rule, "winner_rule", WINNER_RULES)
     if folds is None:
         if method == "folds" or winner_rule == "fold_mean":
             raise ValueError(f"folds is required for method={method!r} with winner_rule={winner_rule!r}: BBC-F and "
@@ -1019,7 +973,7 @@ def bbc(predictions, # N×C out-of-fold predictions (N×C×K class scores for mu
     predictions, y_raw, folds, metric, pos_label, kept = _unpack(predictions, y, folds, metric, pos_label)
     check_choice(method, "method", _METHODS)
     check_choice(alternative, "alternative", _ALTERNATIVES)
-    check_choice(quantile, "quantile", _QUANTILES)
+    check_choice(quantile, "quantile", QUANTILES)
     n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=1)
     # per bootstrap: its seed, L, the winner, redraw and defect counts, the distribution and its sorted copy
     check_memory(72.0 * n_bootstraps, f"n_bootstraps={n_bootstraps}")

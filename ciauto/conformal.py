@@ -23,7 +23,8 @@ from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
 from ._checks import (as_array, as_binary_labels, as_float_array, as_generator, check_bool, check_choice, check_int,
-                            check_n_jobs, check_probability, check_real)
+                            check_n_jobs, check_probability, check_real, legacy_seed, legacy_stream,
+                            order_statistic_ranks, uniforms)
 from .metrics import pr_auc_from_points, pr_points_merge
 
 # %% auto #0
@@ -51,9 +52,7 @@ def _check_scores(x, name):
 
 def _mc_random_state(random_state):
     "An int seed (kept as an int: it seeds numpy.random.RandomState, as the reference code) or a Generator."
-    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, (bool, np.bool_)):
-        return check_int(random_state, "random_state", minimum=0, maximum=2**32 - 1)
-    return as_generator(random_state, "random_state")  # a Generator as it is; None or a SeedSequence; rejects the rest
+    return legacy_seed(random_state, "random_state")  # the layer's rule for the reference code's legacy stream
 
 # %% ../nbs/07_conformal.ipynb #838f82c8
 def _simes_band(n: int, delta: float, k: int) -> np.ndarray:
@@ -119,9 +118,7 @@ _CHUNK_VALUES = 1 << 21  # uniforms per simulation chunk (16 MB)
 
 
 def _draw_uniforms(rng, rows: int, n: int) -> np.ndarray:
-    if isinstance(rng, np.random.RandomState):
-        return rng.uniform(size=(rows, n))
-    return rng.random((rows, n))
+    return uniforms(rng, (rows, n))
 
 
 def _chunk_statistics(u, simes, grid, weights):
@@ -135,7 +132,7 @@ def _chunk_statistics(u, simes, grid, weights):
 
 def _simulate_statistics(n, delta, k, n_simulations, random_state, chunk_values=_CHUNK_VALUES, n_jobs=None):
     "Per simulated sample: whether it crosses the Simes band, and the c above which it no longer crosses the line."
-    rng = random_state if isinstance(random_state, np.random.Generator) else np.random.RandomState(random_state)
+    rng = legacy_stream(random_state)  # RandomState(seed) for an int seed, as the reference runs; a Generator as it is
     simes = _simes_band(n, delta, k)[:n]
     grid = np.arange(1, n + 1, dtype=np.float64) / n
     weights = _extended_weights(n)
@@ -390,10 +387,7 @@ def correct_pvalues(pvalues,  # p-values in (0, 1]
     p = _check_scores(np.atleast_1d(pvalues), "pvalues")
     if np.any((p <= 0) | (p > 1)):
         raise ValueError("pvalues must lie in (0, 1]")
-    x = b.size * p
-    nearest = np.rint(x)
-    index = np.where(np.abs(x - nearest) <= 1e-9 * np.maximum(1.0, x), nearest, np.ceil(x)).astype(np.int64)
-    return b[np.clip(index, 1, b.size) - 1]
+    return b[order_statistic_ranks(p, b.size) - 1]  # ⌈(n+1)p⌉ by the layer's one order-statistic rule
 
 # %% ../nbs/07_conformal.ipynb #53d424f3
 def _check_tpr_level(tpr_level):

@@ -10,13 +10,14 @@ import numbers
 import time
 import warnings
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 from joblib import hash as joblib_hash
 from numba import njit
+from scipy.stats import false_discovery_control
 from sklearn.base import BaseEstimator, clone
 from sklearn.compose import ColumnTransformer, TransformedTargetRegressor, make_column_selector
 from sklearn.ensemble import (HistGradientBoostingClassifier, HistGradientBoostingRegressor, RandomForestClassifier,
@@ -37,8 +38,9 @@ from tqdm.auto import tqdm
 
 from ._checks import (as_array, as_binary_labels, as_float_array, as_seed_sequence, check_bool, check_choice,
                             check_fold_classes, check_int, check_n_jobs, check_probability, check_real, check_same_length,
-                            class_codes, cv_winner, positive_label, sorted_labels)
-from .metrics import METRICS, auc_sorted, get_metric
+                            child_generator, class_codes, cv_winner, group_codes, keyed_child, positive_label,
+                            sorted_labels)
+from .metrics import METRICS, Metric, auc_sorted, fold_score_matrix, get_metric, resolve_metric
 
 # %% auto #0
 __all__ = ['MODEL_GRID', 'REGRESSION_GRID', 'SMALL_GRID', 'SELECTORS', 'MAX_DROP_BOOTSTRAPS', 'FdrSelector', 'L1Selector',
@@ -80,8 +82,8 @@ class FdrSelector(SelectorMixin, BaseEstimator):
         p = _univariate_pvalues(X, y, self.task)
         order = np.argsort(p, kind="mergesort")
         m = len(p)
-        passing = np.flatnonzero(p[order] <= self.alpha * np.arange(1, m + 1) / m)
-        n_keep = min(passing[-1] + 1 if passing.size else 1, self.max_features)
+        n_passing = int((false_discovery_control(p, method="bh") <= self.alpha).sum())  # scipy's BH-adjusted p-values
+        n_keep = min(max(n_passing, 1), self.max_features)
         self.pvalues_ = p
         self.support_ = np.zeros(m, dtype=bool)
         self.support_[order[:n_keep]] = True
@@ -600,7 +602,7 @@ def bbcd_worse_fraction(predictions,  # n×C out-of-sample predictions of the ac
 
 def _worse_fraction(predictions, y, metric, n_bootstraps, random_state) -> tuple[int, np.ndarray]:
     "`bbcd_worse_fraction` on checked inputs (CVT's dropping step calls it directly)."
-    rng = np.random.default_rng(as_seed_sequence(random_state))
+    rng = child_generator(random_state)  # a new stream from the seed (a Generator given is drawn from once)
     n = len(y)
     pooled = _bootstrap_performance(predictions, y, metric, np.arange(n)[None, :])[0]
     if np.isnan(pooled).all():
@@ -781,37 +783,6 @@ def _plot(self,
 CVTResult.plot = _plot
 
 # %% ../nbs/02_cvt.ipynb #d35d902e
-def _metric_for(metric, task: str, n_classes: int):
-    m = metric if metric is not None else get_metric("r2" if task == "regression" else "roc_auc")
-    if n_classes > 2 and m.name == "roc_auc":
-        m = get_metric("roc_auc_ovo")  # the binary default, extended to K classes (Hand–Till)
-    if task == "regression":
-        if m.kind not in ("regression", "generic"):
-            raise ValueError(f"metric {m.name!r} is for {m.kind} targets but y is a regression target; "
-                             "use 'r2' or 'neg_mean_squared_error'")
-        return m
-    if m.kind in ("regression", "survival"):
-        raise ValueError(f"metric {m.name!r} is for {m.kind} outcomes but y is a classification target")
-    if n_classes > 2 and m.kind == "binary":
-        raise ValueError(f"metric {m.name!r} is binary but y has {n_classes} classes; use 'roc_auc_ovo'")
-    if n_classes == 2 and m.kind == "multiclass":
-        raise ValueError(f"metric {m.name!r} is for more than two classes but y is binary; use 'roc_auc'")
-    return m
-
-
-def _group_codes(groups, n: int) -> tuple[np.ndarray | None, int | None]:
-    if groups is None:
-        return None, None
-    labels = np.asarray(groups.to_numpy() if hasattr(groups, "to_numpy") else groups,
-                        dtype=object)  # object first: groups 1 and "1" stay apart
-    if labels.ndim != 1 or len(labels) != n:
-        raise ValueError(f"groups must hold one label per row of X ({n} rows), got shape {labels.shape}")
-    if pd.isna(labels).any():
-        raise ValueError(f"groups contains {int(pd.isna(labels).sum())} missing label(s)")
-    codes = pd.factorize(labels)[0]
-    return codes, int(codes.max()) + 1
-
-
 def _check_fold_classes(target: np.ndarray, folds: np.ndarray, classes: np.ndarray, grouped: bool) -> None:
     why = "the groups are too few or too class-pure" if grouped else "a class is too small"
     check_fold_classes(target, folds, classes, why=f"{why} for {int(folds.max()) + 1} folds; lower n_folds")
@@ -854,7 +825,7 @@ def _fold_fits(f, todo, estimators, keys, frame, target, folds, n_classes, n_job
 def _drop_step(scores, target, folds, f, active, metric, threshold, n_bootstraps, drop_seed) -> list:
     rows = folds <= f
     _, fraction = _worse_fraction(scores[rows][:, active], target[rows], metric, n_bootstraps,
-                                  np.random.SeedSequence(drop_seed, spawn_key=(f,)))
+                                  keyed_child(drop_seed, f))
     return [c for c, p in zip(active, fraction) if p > threshold]
 
 # %% ../nbs/02_cvt.ipynb #88700fc4
@@ -863,13 +834,11 @@ def _fold_matrix(scorer, scores, target, folds, completed, ok, errors) -> np.nda
     F = int(folds.max()) + 1
     perf = np.full((F, len(completed)), np.nan)
     for c in ok:
-        for f in range(int(completed[c])):
-            rows = folds == f
-            try:
-                perf[f, c] = scorer(target[rows], scores[rows, c])
-            except (ValueError, TypeError) as error:
-                errors[c] = f"metric on fold {f}: {type(error).__name__}: {error}"
-                break
+        try:  # folds a configuration did not complete (dropped) hold NaN predictions: NaN scores
+            perf[:, c] = fold_score_matrix(scorer, scores[:, [c]], target, folds, F)[:, 0]
+        except (ValueError, TypeError) as error:
+            errors[c] = f"metric: {type(error).__name__}: {error}"
+            perf[:, c] = np.nan
     return perf
 
 
@@ -894,7 +863,7 @@ def _warn_failures(configs, errors) -> None:
     if failed:
         warnings.warn(f"{len(failed)} of {len(configs)} configuration(s) failed and are left out of the predictions: "
                       + "; ".join(f"{configs[c].name} ({errors[c]})" for c in failed[:3])
-                      + (" ..." if len(failed) > 3 else ""), RuntimeWarning, stacklevel=3)
+                      + (" ..." if len(failed) > 3 else ""), RuntimeWarning, stacklevel=4)
 
 # %% ../nbs/02_cvt.ipynb #ab415799
 def _cvt_loop(frame, target, folds, configs, estimators, keys, scorer, n_classes, *, n_jobs, progress, drop=None,
@@ -924,8 +893,12 @@ def _cvt_loop(frame, target, folds, configs, estimators, keys, scorer, n_classes
                     bar.update(F - 1 - f)
             bar.set_postfix(fits=int(completed.sum()), saved=int(((F - 1 - dropped_at) * (dropped_at >= 0)).sum()),
                             left=int(sum(dropped_at[c] < 0 for c in active)))
+    return _loop_result(configs, scores, target, folds, scorer, errors, seconds, completed, dropped_at)
 
-    ok = [c for c in range(C) if errors[c] is None]
+
+def _loop_result(configs, scores, target, folds, scorer, errors, seconds, completed, dropped_at):
+    "The loop's outcome: fold scores, failures warned about, the winner among the never-dropped, the table."
+    ok = [c for c in range(len(configs)) if errors[c] is None]
     perf = _fold_matrix(scorer, scores, target, folds, completed, ok, errors)
     _warn_failures(configs, errors)
     ok = [c for c in ok if errors[c] is None]
@@ -934,21 +907,45 @@ def _cvt_loop(frame, target, folds, configs, estimators, keys, scorer, n_classes
     table = _table(configs, errors, ok, perf, seconds, completed, dropped_at)
     return scores[:, ok], perf[:, ok], ok, winner, table, completed[ok], dropped_at[ok]
 
+# %% ../nbs/02_cvt.ipynb #0aad1241
+def _check_options(refit, progress, share_preprocessing, drop, drop_threshold, drop_bootstraps, n_jobs):
+    "Step 1: the options, checked before anything is read or fitted; returns (threshold, n_bootstraps, n_jobs)."
+    for value, name in ((refit, "refit"), (progress, "progress"), (share_preprocessing, "share_preprocessing")):
+        check_bool(value, name)
+    check_choice(drop, "drop", (None, "bbcd"))
+    threshold = check_probability(drop_threshold, "drop_threshold")
+    return threshold, _check_bootstraps(drop_bootstraps, "drop_bootstraps"), check_n_jobs(n_jobs)
+
+
+class _Data(NamedTuple):
+    "The checked inputs CVT and nested CV share (step 2)."
+    frame: pd.DataFrame  # X, string column names
+    y_values: np.ndarray  # y as given
+    task: str  # "classification" or "regression"
+    target: np.ndarray  # class codes 0..K−1 (binary: 1 = positive) or float values
+    classes: np.ndarray | None  # classes[code] = label (None: regression)
+    positive: Any  # the positive label of a binary y, else None
+    n_classes: int  # K (0: regression)
+    scorer: Metric  # the metric, resolved once
+    group_ids: np.ndarray | None  # group index per row, numbered by first appearance (None: no groups)
+    n_groups: int | None  # G
+    group_labels: np.ndarray | None  # the group labels as given, kept in the result
+
 
 def _stored_metric(scorer):
     "What `CVTResult.metric` keeps: the registry name of a registry metric, else the custom `Metric` itself."
     return scorer.name if METRICS.get(scorer.name) is scorer else scorer
 
 
-def _prepare(X, y, metric, task, pos_label, groups):
-    "Validated inputs shared by CVT and nested CV; the metric is resolved here, once."
+def _prepare(X, y, metric, task, pos_label, groups) -> _Data:
+    "Step 2: validated inputs shared by CVT and nested CV; the metric is read here, once."
     frame = _as_frame(X)
     y_values = as_array(y, "y")
     if y_values.ndim != 1:
         raise ValueError(f"y must be 1-D, got shape {y_values.shape}")
     check_same_length(X=frame, y=y_values)
-    resolved = None if metric is None else get_metric(metric)
-    task = _infer_task(y_values, task, resolved)
+    given = None if metric is None else resolve_metric(metric)  # a callable is wrapped into one Metric, here
+    task = _infer_task(y_values, task, given)
     if task == "regression":
         if pos_label is not None:
             raise ValueError("pos_label applies to a binary y; this y is a regression target")
@@ -956,10 +953,48 @@ def _prepare(X, y, metric, task, pos_label, groups):
     else:
         target, classes, positive = _encode_labels(y_values, pos_label)
         n_classes = len(classes)
-    scorer = _metric_for(resolved, task, n_classes)
-    group_ids, n_groups = _group_codes(groups, len(frame))
+    kind = "regression" if task == "regression" else "multiclass" if n_classes > 2 else "binary"
+    scorer = resolve_metric(given, kind)  # a Metric as it is, or the target's default; checked against the target
+    group_ids, n_groups = None, None
+    if groups is not None:  # the one rule for group labels; numbered as the group splitters have always seen them
+        group_ids, group_values = group_codes(groups, len(frame), order="appearance")
+        n_groups = len(group_values)
     group_labels = None if groups is None else as_array(groups, "groups")
-    return frame, y_values, task, target, classes, positive, n_classes, scorer, group_ids, n_groups, group_labels
+    return _Data(frame, y_values, task, target, classes, positive, n_classes, scorer, group_ids, n_groups, group_labels)
+
+
+def _seed_words(random_state, n_configurations: int) -> np.ndarray:
+    """Step 3a: C + 3 seed words from one SeedSequence: [0] the fold shuffle, [1..C] each configuration's model,
+    [C+1] the shared preprocessing, [C+2] the dropping bootstraps."""
+    return as_seed_sequence(random_state).generate_state(n_configurations + 3, dtype=np.uint32)
+
+
+def _cvt_folds(data: _Data, n_folds, seed: int) -> np.ndarray:
+    "Step 3b: the fold partition (every fold holding every class)."
+    F = _fold_count(data.target, n_folds, data.task, data.n_groups)
+    folds = make_folds(data.target, F, seed, groups=data.group_ids, stratify=data.task == "classification")
+    if data.task == "classification":
+        _check_fold_classes(data.target, folds, data.classes, data.group_ids is not None)
+    return folds
+
+# %% ../nbs/02_cvt.ipynb #db2066d1
+def _seeded_estimators(configs, words, share_preprocessing: bool):
+    "Step 4a: each configuration's estimator with its own seed, and its shared-prefix key (None: not shared)."
+    C = len(configs)
+    estimators = [seeded_estimator(c, int(s), int(words[C + 1])) for c, s in zip(configs, words[1:C + 1])]
+    return estimators, [_prefix_key(e) if share_preprocessing else None for e in estimators]
+
+
+def _cvt_result(data: _Data, loop, folds, estimators, refit: bool) -> CVTResult:
+    "Step 5: the winner refit on all rows (if asked) and the `CVTResult`."
+    scores, perf, ok, winner, table, completed, dropped_at = loop
+    final_model = None
+    if refit:
+        with _single_threaded():
+            final_model = clone(estimators[ok[winner]]).fit(data.frame, data.target)
+    return CVTResult(scores, data.target, folds, table, perf, winner, final_model, _stored_metric(data.scorer),
+                     data.classes, data.positive, completed, dropped_at, data.scorer.greater_is_better,
+                     data.group_labels, "fold_mean")
 
 # %% ../nbs/02_cvt.ipynb #c7e3a1f0
 def cross_validate_configurations(
@@ -981,32 +1016,17 @@ def cross_validate_configurations(
         share_preprocessing: bool = True,  # fit each shared pipeline prefix once per fold (bit-identical results)
         ) -> CVTResult:
     "Cross-validate every configuration on one fold partition (optionally dropping hopeless ones early); returns Π."
-    for value, name in ((refit, "refit"), (progress, "progress"), (share_preprocessing, "share_preprocessing")):
-        check_bool(value, name)
-    check_choice(drop, "drop", (None, "bbcd"))
-    threshold = check_probability(drop_threshold, "drop_threshold")
-    n_bootstraps = _check_bootstraps(drop_bootstraps, "drop_bootstraps")
-    n_jobs = check_n_jobs(n_jobs)
-    (frame, _, task, target, classes, positive, n_classes, scorer, group_ids, n_groups,
-     group_labels) = _prepare(X, y, metric, task, pos_label, groups)
-    configs = as_configurations(configurations, task)
-    F = _fold_count(target, n_folds, task, n_groups)
-    C = len(configs)
-    words = as_seed_sequence(random_state).generate_state(C + 3, dtype=np.uint32)
-    folds = make_folds(target, F, int(words[0]), groups=group_ids, stratify=task == "classification")
-    if task == "classification":
-        _check_fold_classes(target, folds, classes, group_ids is not None)
-    estimators = [seeded_estimator(c, int(s), int(words[C + 1])) for c, s in zip(configs, words[1:C + 1])]
-    keys = [_prefix_key(e) if share_preprocessing else None for e in estimators]
-    scores, perf, ok, winner, table, completed, dropped_at = _cvt_loop(
-        frame, target, folds, configs, estimators, keys, scorer, n_classes, n_jobs=n_jobs, progress=progress,
-        drop=drop, threshold=threshold, n_bootstraps=n_bootstraps, drop_seed=int(words[C + 2]))
-    final_model = None
-    if refit:
-        with _single_threaded():
-            final_model = clone(estimators[ok[winner]]).fit(frame, target)
-    return CVTResult(scores, target, folds, table, perf, winner, final_model, _stored_metric(scorer), classes,
-                     positive, completed, dropped_at, scorer.greater_is_better, group_labels, "fold_mean")
+    threshold, n_bootstraps, n_jobs = _check_options(refit, progress, share_preprocessing, drop, drop_threshold,
+                                                     drop_bootstraps, n_jobs)
+    data = _prepare(X, y, metric, task, pos_label, groups)
+    configs = as_configurations(configurations, data.task)
+    words = _seed_words(random_state, len(configs))
+    folds = _cvt_folds(data, n_folds, int(words[0]))
+    estimators, keys = _seeded_estimators(configs, words, share_preprocessing)
+    loop = _cvt_loop(data.frame, data.target, folds, configs, estimators, keys, data.scorer, data.n_classes,
+                     n_jobs=n_jobs, progress=progress, drop=drop, threshold=threshold, n_bootstraps=n_bootstraps,
+                     drop_seed=int(words[-1]))
+    return _cvt_result(data, loop, folds, estimators, refit)
 
 # %% ../nbs/02_cvt.ipynb #5e1d0a02
 @dataclass(frozen=True, repr=False)
@@ -1112,7 +1132,7 @@ def _inner_folds(inner, k, frame, y_values, target, task, group_ids, group_label
     if _is_int(inner):
         n_groups = None if group_ids is None else len(np.unique(group_ids))
         F = _fold_count(target, int(inner), task, n_groups, name="inner", where=f" in outer fold {k}")
-        codes = None if group_ids is None else pd.factorize(group_ids)[0]
+        codes = None if group_ids is None else group_codes(group_ids, n, order="appearance")[0]
         folds = make_folds(target, F, seed, groups=codes, stratify=task == "classification")
     else:
         splits = _check_splits(_splitter_splits(inner, "inner", frame, y_values, group_labels), n, "inner", group_ids)
@@ -1167,7 +1187,7 @@ def nested_cross_validation(
     else:
         raise TypeError(f"outer must be an int (number of folds), a scikit-learn splitter or a list of (train, test) "
                         f"index pairs; got {type(outer).__name__}")
-    inner_seeds = np.random.SeedSequence(int(words[C + 1]), spawn_key=(1,)).generate_state(len(splits), np.uint32)
+    inner_seeds = keyed_child(int(words[C + 1]), 1).generate_state(len(splits), np.uint32)
     estimators = [seeded_estimator(c, int(s), int(words[C])) for c, s in zip(configs, words[1:C + 1])]
     keys = [_prefix_key(e) for e in estimators]
     chosen, inner_scores, n_fits = [], [], 0

@@ -19,18 +19,18 @@ from scipy.optimize import brentq
 from scipy.special import ndtri
 from scipy.stats import rankdata
 
-from ._checks import as_array, as_generator, check_choice, check_fold_ids, check_int, cv_winner
-from ._checks import order_statistic_rank as _order_statistic_rank
-from .metrics import (as_binary_labels, as_float_array, auc_sorted, check_probability, check_same_length,
-                            get_metric, roc_auc_ovo)
+from ._checks import (QUANTILES, as_array, as_binary_labels, as_float_array, as_generator, check_choice,
+                            check_fold_ids, check_int, check_probability, check_same_length, cv_winner,
+                            order_statistic_rank)
+from .metrics import auc_sorted, fold_score_matrix, get_metric, roc_auc_ovo
 
 # %% auto #0
-__all__ = ['DIRECTIONS', 'HM_VARIANTS', 'INFLUENCES', 'MAX_COUNT_CELLS', 'TIE_TOLERANCE', 'BRENT_TOLERANCE', 'QUANTILES',
+__all__ = ['DIRECTIONS', 'HM_VARIANTS', 'INFLUENCES', 'MAX_COUNT_CELLS', 'TIE_TOLERANCE', 'BRENT_TOLERANCE',
            'InfeasibleBoundWarning', 'DegenerateBoundWarning', 'sidak_alpha', 'column_aucs', 'LowerBound', 'Selection',
            'learn_eval_selection', 'delong_placements', 'delong_bound', 'hanley_mcneil_bound', 'bootstrap_aucs',
            'stratified_counts', 'empirical_influence', 'placement_influence', 'tilt_log_weights',
-           'tilted_probabilities', 'bt_pvalue', 'tilting_bound', 'mabt_pvalue', 'mabt_bound', 'order_statistic_rank',
-           'fold_aucs', 'naive_bootstrap_bound']
+           'tilted_probabilities', 'bt_pvalue', 'tilting_bound', 'mabt_pvalue', 'mabt_bound', 'fold_aucs',
+           'naive_bootstrap_bound']
 
 # %% ../nbs/05_intervals.ipynb #df2a39c0
 DIRECTIONS = ("fixed", "auto")
@@ -672,19 +672,6 @@ def mabt_bound(
     bound = _tilted_bound(y, s[:, selected], influence, tau_star, n_bootstraps, rng, direction)
     return LowerBound(bound, estimate, "MABT", alpha, details=dict(details, tau=tau_star))
 
-# %% ../nbs/05_intervals.ipynb #07c23014
-QUANTILES = ("inverted_cdf", "reference")
-
-
-def order_statistic_rank(
-    p: float, # the probability of the quantile, in (0, 1)
-    n: int, # how many sorted values
-    quantile: str = "inverted_cdf", # "inverted_cdf": ⌈p·n⌉; "reference": ⌊p·n⌋ + 1 capped at n
-) -> int:
-    """1-based rank of Q(p) among n sorted values: the one convention of the package (`ciauto._checks`), shared
-    with `ciauto.bbc`; p·n within 1e-9 of an integer counts as that integer (α = 1 − 0.95, B = 1000 gives 50)."""
-    return _order_statistic_rank(p, n, quantile)
-
 # %% ../nbs/05_intervals.ipynb #ff4f7ee6
 def fold_aucs(predictions, # N × C (binary) or N × C × K (multiclass) predictions, or a CVTResult / SimulatedPredictions
               y=None, # labels (0/1, or class indices 0..K−1)
@@ -695,18 +682,17 @@ def fold_aucs(predictions, # N × C (binary) or N × C × K (multiclass) predict
     "F×C matrix of fold-wise AUCs (one-vs-one AUC for N×C×K predictions); every fold needs every class."
     p, y, folds, n_folds = _check_predictions(predictions, y, folds)
     check_choice(direction, "direction", DIRECTIONS)
-    out = np.empty((n_folds, p.shape[1]))
     for f in range(n_folds):
-        rows = folds == f
-        present = np.unique(y[rows])
+        present = np.unique(y[folds == f])
         if present.size < (2 if p.ndim == 2 else p.shape[2]):
             raise ValueError(f"fold {f} lacks a class (it holds {present.tolist()}); fold-wise AUC needs every class")
-        if p.ndim == 2:
-            out[f] = column_aucs(y[rows], p[rows], direction=direction)
-        else:
-            out[f] = [roc_auc_ovo(y[rows], p[rows, c, :]) for c in range(p.shape[1])]
+    out = fold_score_matrix("roc_auc" if p.ndim == 2 else "roc_auc_ovo", p, y, folds, n_folds)
+    if direction == "auto" and p.ndim == 2:  # pROC's rule, fold by fold: flip where the negatives' median is larger
+        for f in range(n_folds):
+            rows = folds == f
+            flip = np.median(p[rows][y[rows] == 0], axis=0) > np.median(p[rows][y[rows] == 1], axis=0)
+            out[f] = np.where(flip, 1.0 - out[f], out[f])
     return out
-
 
 def naive_bootstrap_bound(
     fold_scores, # F×C fold performances (the winner is chosen by `cv_winner`) or the winner's F-vector

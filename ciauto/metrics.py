@@ -13,19 +13,20 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
-# The input checks live in the package's one checking layer; metrics re-exports the array checks and
-# `check_probability` for existing callers.
-from ._checks import (as_array, as_binary_labels, as_float_array, as_weights, check_bool, check_int, check_probability,
+# The input checks live in the package's one checking layer (`ciauto._checks`), which is their one way in; metrics
+# uses them and does not re-export them.
+from ._checks import (as_array, as_binary_labels, as_float_array, as_weights, check_bool, check_choice, check_int,
                             class_codes,
                             check_same_length, sorted_labels)
 
 # %% auto #0
-__all__ = ['METRIC_KINDS', 'METRICS', 'auc_sorted', 'auc_sorted_unweighted', 'auc_merge_sorted', 'pr_points_sorted',
-           'pr_points_merge', 'pr_auc_from_points', 'average_precision_from_points', 'pr_auc_sorted',
-           'average_precision_sorted', 'roc_auc', 'pr_auc', 'average_precision', 'average_ranking_loss', 'roc_auc_ovo',
-           'predicted_labels', 'accuracy', 'balanced_accuracy', 'neg_mean_squared_error', 'r2', 'brier_score', 'f1',
-           'neg_log_loss', 'neg_mean_absolute_error', 'neg_root_mean_squared_error', 'neg_brier_score', 'c_index',
-           'Metric', 'get_metric', 'fold_score_matrix']
+__all__ = ['METRIC_KINDS', 'METRICS', 'TARGET_KINDS', 'DEFAULT_METRICS', 'auc_sorted', 'auc_sorted_unweighted',
+           'auc_merge_sorted', 'pr_points_sorted', 'pr_points_merge', 'pr_auc_from_points',
+           'average_precision_from_points', 'pr_auc_sorted', 'average_precision_sorted', 'roc_auc', 'pr_auc',
+           'average_precision', 'average_ranking_loss', 'roc_auc_ovo', 'predicted_labels', 'accuracy',
+           'balanced_accuracy', 'neg_mean_squared_error', 'r2', 'brier_score', 'f1', 'neg_log_loss',
+           'neg_mean_absolute_error', 'neg_root_mean_squared_error', 'neg_brier_score', 'c_index', 'Metric',
+           'get_metric', 'resolve_metric', 'fold_score_matrix']
 
 # %% ../nbs/00_metrics.ipynb #3df47b12
 def _scaled_weights(sample_weight, n, name="sample_weight"):
@@ -347,7 +348,7 @@ def _label_array(labels, name, ndim=(1,)):
 
 # %% ../nbs/00_metrics.ipynb #9dec5fd8
 # `class_codes` (class indices 0..K−1 of a score matrix) lives in the checking layer with the other label checks;
-# metrics re-exports it (see the import cell above)
+# import it from `ciauto._checks`
 
 # %% ../nbs/00_metrics.ipynb #31c1038a
 @njit(cache=True, nogil=True)
@@ -821,6 +822,41 @@ def get_metric(metric,  # a registry name, a `Metric`, or a callable f(y_true, y
                              "registry's neg_ name (e.g. 'neg_mean_absolute_error')")
         return Metric(name or "custom", metric)
     raise TypeError(f"metric must be a name, a Metric or a callable, got {type(metric).__name__}")
+
+# %% ../nbs/00_metrics.ipynb #f0120696
+TARGET_KINDS = ("binary", "multiclass", "regression", "survival")
+DEFAULT_METRICS = {"binary": "roc_auc", "multiclass": "roc_auc_ovo", "regression": "r2", "survival": "c_index"}
+
+
+def _fit_target(m: Metric, target: str) -> Metric:
+    "`m` for a target of kind `target`: roc_auc extended to K classes, a metric for another kind refused."
+    if target == "multiclass" and m.name == "roc_auc":
+        return METRICS["roc_auc_ovo"]  # the binary default, extended to K classes (Hand–Till)
+    if target == "regression":
+        if m.kind not in ("regression", "generic"):
+            raise ValueError(f"metric {m.name!r} is for {m.kind} targets but y is a regression target; "
+                             "use 'r2' or 'neg_mean_squared_error'")
+    elif target == "survival":
+        if m.kind not in ("survival", "generic"):
+            raise ValueError(f"metric {m.name!r} is for {m.kind} targets but y is a (time, event) target; use 'c_index'")
+    elif m.kind in ("regression", "survival"):
+        raise ValueError(f"metric {m.name!r} is for {m.kind} outcomes but y is a classification target")
+    elif target == "multiclass" and m.kind == "binary":
+        raise ValueError(f"metric {m.name!r} is binary but y has more than two classes; use 'roc_auc_ovo'")
+    elif target == "binary" and m.kind == "multiclass":
+        raise ValueError(f"metric {m.name!r} is for more than two classes but y is binary; use 'roc_auc'")
+    return m
+
+
+def resolve_metric(metric, # a registry name, a `Metric`, a callable (see `get_metric`), or None for the target's default
+                   target: str | None = None, # the target's kind: "binary", "multiclass", "regression", "survival", or None (unknown)
+                  ) -> Metric:
+    """The one metric rule of the package: `metric` as `get_metric` reads it, or the default of the target's kind
+    (`DEFAULT_METRICS`; the binary default when the kind is unknown); a known kind is checked against the metric."""
+    if target is not None:
+        target = check_choice(target, "target", TARGET_KINDS)
+    m = get_metric(DEFAULT_METRICS[target or "binary"] if metric is None else metric)
+    return m if target is None else _fit_target(m, target)
 
 # %% ../nbs/00_metrics.ipynb #495f1b8f
 @njit(cache=True, nogil=True)

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtri
 
-from ._checks import as_generator, check_choice, check_int, check_real
+from ._checks import as_generator, check_choice, check_int, check_real, legacy_stream
 
 # %% auto #0
 __all__ = ['AUC_LIMIT', 'SIMULATION_ARGS', 'REFERENCE_LOOP', 'class_counts', 'SimulatedPredictions', 'simulate_predictions',
@@ -229,7 +229,7 @@ def replay_reference_inputs(
     seed = check_int(seed, "seed", minimum=0)
     order = reference_loop_order()
     last = max(order.index(k) for k in keep)
-    stream = np.random.RandomState(seed)
+    stream = legacy_stream(seed)  # the authors' numpy.random.RandomState(seed)
     for setting in order[: last + 1]:
         row = grid.loc[setting]
         a, b, c, k = row.beta_a, row.beta_b, int(row.n_configurations), int(row.n_classes)

@@ -14,7 +14,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from ._checks import as_seed_sequence, check_choice
+from ._checks import as_seed_sequence, check_choice, int_child_generator
 from .bbc import bbc
 from .intervals import (HM_VARIANTS, DegenerateBoundWarning, InfeasibleBoundWarning, LowerBound, delong_bound,
                               hanley_mcneil_bound, mabt_bound, naive_bootstrap_bound, tilting_bound)
@@ -225,9 +225,7 @@ _STREAMS = ("split", "NB", "DL", "HM", "BT", "DL10p", "HM10p", "BT10p", "MABT") 
 
 def _bootstrap_stream(random_state, name: str) -> np.random.Generator:
     "The bootstrap stream of split method `name`, as the study's earlier results drew it."
-    if isinstance(random_state, np.random.Generator):
-        random_state = int(random_state.integers(2 ** 63 - 1))
-    return np.random.default_rng(keyed_child(as_seed_sequence(random_state), _STREAMS.index(name)))
+    return int_child_generator(random_state, _STREAMS.index(name))  # a Generator passes through one int, as before
 
 
 def _note(result: LowerBound) -> str:

@@ -5,18 +5,15 @@
 # %% ../nbs/06a_study_run.ipynb #de25041e
 from __future__ import annotations
 
-import numbers
-import zlib
-
 import numpy as np
 from scipy import stats
 
-from ._checks import cv_winner
-from .intervals import Selection, fold_aucs, learn_eval_selection
-from .metrics import get_metric
+from ._checks import as_generator, cv_winner, keyed_child
+from .intervals import Selection, learn_eval_selection
+from .metrics import fold_score_matrix, get_metric
 
 # %% auto #0
-__all__ = ['RUN_COLUMNS', 'coverage_pvalue', 'keyed_child', 'fold_performance', 'StudyRun']
+__all__ = ['RUN_COLUMNS', 'coverage_pvalue', 'fold_performance', 'StudyRun']
 
 # %% ../nbs/06a_study_run.ipynb #21d92b2b
 RUN_COLUMNS = ("setting", "run", "method", "bound", "truth", "included", "selected", "seconds", "reason")
@@ -31,27 +28,14 @@ def coverage_pvalue(n_included: int, # runs whose bound included the truth
         return float("nan")
     return float(stats.binom.cdf(n_included, n_runs, coverage))
 
-# %% ../nbs/06a_study_run.ipynb #f44a3797
-def keyed_child(seed: np.random.SeedSequence, # the parent stream
-                *keys, # ints or strings (a string counts by its CRC-32) naming the child
-               ) -> np.random.SeedSequence:
-    "A child stream identified by `keys`, independent of how many siblings exist."
-    key = tuple(k if isinstance(k, numbers.Integral) else zlib.crc32(str(k).encode()) for k in keys)
-    return np.random.SeedSequence(seed.entropy, spawn_key=tuple(seed.spawn_key) + key)
-
 # %% ../nbs/06a_study_run.ipynb #0125390c
 def fold_performance(predictions, # N × C out-of-sample predictions Π (N × C × K for the one-vs-one AUC)
                      y, # labels, one per row
                      folds, # fold ids 0..F−1, one per row
                      metric, # a name of `ciauto.metrics.get_metric`
                     ) -> np.ndarray:
-    "P[f, c] = the metric of column c on fold f."
-    if metric in ("roc_auc", "roc_auc_ovo"):
-        return fold_aucs(predictions, y, folds)
-    scorer = get_metric(metric)
-    n_folds = int(folds.max()) + 1
-    return np.array([[scorer(y[folds == f], predictions[folds == f, c]) for c in range(predictions.shape[1])]
-                     for f in range(n_folds)])
+    "P[f, c] = the metric of column c on fold f: `ciauto.metrics.fold_score_matrix`, the package's one score matrix."
+    return fold_score_matrix(metric, predictions, y, folds, int(folds.max()) + 1)
 
 # %% ../nbs/06a_study_run.ipynb #7a7d1acd
 class StudyRun:
@@ -123,7 +107,7 @@ def _selection(self) -> Selection:
                                         self._skip_selection)
         else:
             self._selection = learn_eval_selection(self.predictions, self.y, self.folds,
-                                                   random_state=np.random.default_rng(self._selection_seed),
+                                                   random_state=as_generator(self._selection_seed),
                                                    **self._selection_options)
     return self._selection
 

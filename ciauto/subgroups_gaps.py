@@ -10,8 +10,9 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from ._checks import check_int, check_memory, check_n_jobs, check_probability, order_statistic, spawn_seeds
-from .subgroups_selectors import SearchOptions, json_safe, labels_scores, row_losses
+from ._checks import (as_generator, check_int, check_memory, check_n_jobs, check_probability, order_statistic,
+                            seed_record, spawn_seeds)
+from .subgroups_selectors import SearchOptions, labels_scores, row_losses
 from .subgroups_results import Subgroup, SubgroupResult
 from .subgroups_search import METRIC_CODES, cover_statistic, find_subgroups, ranked_arrays, whole_metric
 
@@ -43,7 +44,7 @@ def _bootstrap_gaps(result, data, call, seed):
     "One bootstrap: OOB gaps of the in-bag top-k by rank, in-bag gaps of the reported subgroups, same-pattern flags."
     k, metric, loss = len(result.table), METRIC_CODES.get(result.metric, 4), result.settings.get("loss")
     oob_gaps, naive_gaps, same = np.full(k, np.nan), np.full(k, np.nan), np.zeros(k, bool)
-    rng = np.random.default_rng(int(seed))
+    rng = as_generator(int(seed))
     idx = rng.integers(0, len(data), len(data))
     out = np.setdiff1d(np.arange(len(data)), idx)
     y_in, y_out = result.y[idx], result.y[out]
@@ -111,7 +112,6 @@ def corrected_gaps(result: SubgroupResult, # a `find_subgroups` result (optional
                                              for r in range(len(table))] or np.empty((0, 2))
     table["reselected"] = same.mean(axis=0) if len(table) else []
     table["n_valid"] = np.isfinite(oob).sum(axis=0) if len(table) else []
-    info = dict(n_bootstraps=n_bootstraps, confidence_level=confidence_level, random_state=json_safe(random_state)
-                if not isinstance(random_state, (np.random.Generator, np.random.SeedSequence)) else None,
+    info = dict(n_bootstraps=n_bootstraps, confidence_level=confidence_level, random_state=seed_record(random_state),
                 gaps=oob, naive_gaps=naive)
     return replace(result, table=table, corrections=info)

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import false_discovery_control
 
-from ._checks import as_seed_sequence, check_choice, check_int, check_memory, check_probability
+from ._checks import as_seed_sequence, check_choice, check_int, check_memory, check_probability, entropy_seed
 from .subgroups_selectors import labels_scores, row_losses
 from .subgroups_results import SubgroupResult
 from .subgroups_search import METRIC_CODES, cover_statistic, null_statistics, ranked_arrays, whole_metric
@@ -103,7 +103,7 @@ def significance_filter(result: SubgroupResult, # the search's result
     neg_positions = np.flatnonzero(A.labels == 0).astype(np.int64)
 
     def null(P, N):
-        seed = int(np.random.SeedSequence([*base_words, P, N]).generate_state(1)[0])
+        seed = entropy_seed(base_words, P, N)  # one seed per (P, N), whatever the order of the tests
         return null_statistics(A, pos_positions, neg_positions, P, N, n_permutations, seed, metric)
 
     from joblib import Parallel, delayed
