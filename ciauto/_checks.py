@@ -17,8 +17,8 @@ __all__ = ['GROUP_ORDERS', 'WINNER_RULES', 'MAX_MEMORY_BYTES', 'QUANTILES', 'che
            'keyed_child', 'child_generator', 'int_child_generator', 'entropy_seed', 'seed_record', 'legacy_seed',
            'legacy_stream', 'uniforms', 'as_array', 'as_float_array', 'check_same_length', 'as_weights',
            'sorted_labels', 'binary_codes', 'class_codes', 'positive_label', 'as_binary_labels', 'check_fold_ids',
-           'check_fold_classes', 'fold_ids_from_splits', 'as_fold_ids', 'group_codes', 'cv_winner', 'check_memory',
-           'order_statistic_ranks', 'order_statistic_rank', 'order_statistic']
+           'check_fold_classes', 'fold_ids_from_splits', 'as_fold_ids', 'group_codes', 'make_folds', 'cv_winner',
+           'check_memory', 'order_statistic_ranks', 'order_statistic_rank', 'order_statistic']
 
 # %% ../nbs/00a_checks.ipynb #f8863606
 def _range_text(minimum, maximum, open_minimum=False, open_maximum=False) -> str:
@@ -148,28 +148,31 @@ def spawn_seeds(random_state, # anything `as_seed_sequence` takes
 # %% ../nbs/00a_checks.ipynb #2be6cf6c
 def keyed_child(seed, # the parent stream: a `SeedSequence` (used as it is) or anything `as_seed_sequence` takes
                 *keys, # ints or strings (a string counts by its CRC-32) naming the child
+                name: str = "seed", # the argument's name, for the error message
                ) -> np.random.SeedSequence:
     "A child stream identified by `keys`, independent of how many siblings exist."
-    seed = as_seed_sequence(seed, "seed")
+    seed = as_seed_sequence(seed, name)
     key = tuple(k if isinstance(k, numbers.Integral) else zlib.crc32(str(k).encode()) for k in keys)
     return np.random.SeedSequence(seed.entropy, spawn_key=tuple(seed.spawn_key) + key)
 
 
 def child_generator(random_state, # anything `as_seed_sequence` takes
                     *keys, # the child's keys, as in `keyed_child` (none: the seed's own stream)
+                    name: str = "random_state", # the argument's name, for the error message
                    ) -> np.random.Generator:
     "A `Generator` on `keyed_child(random_state, *keys)`: a new stream, even when `random_state` is a Generator."
-    return np.random.default_rng(keyed_child(random_state, *keys))
+    return np.random.default_rng(keyed_child(random_state, *keys, name=name))
 
 
 def int_child_generator(random_state, # anything `as_seed_sequence` takes
                         *keys, # the child's keys, as in `keyed_child`
+                        name: str = "random_state", # the argument's name, for the error message
                        ) -> np.random.Generator:
     """As `child_generator`, but a Generator is first reduced to one int below 2**63: the convention by which the
     study's split methods drew their bootstrap streams, kept so that their results stay the same."""
     if isinstance(random_state, np.random.Generator):
         random_state = int(random_state.integers(2 ** 63 - 1))
-    return child_generator(random_state, *keys)
+    return child_generator(random_state, *keys, name=name)
 
 
 def entropy_seed(words, # entropy words (e.g. `as_seed_sequence(random_state).generate_state(4)`)
@@ -483,10 +486,10 @@ def group_codes(groups, # one group label per row (numbers, strings or booleans 
     "Row → group index 0..G−1 (int64) and the G labels, by ciauto's one rule for group labels (mixed types refused)."
     check_choice(order, "order", GROUP_ORDERS)
     if hasattr(groups, "__len__") and not isinstance(groups, (str, bytes)) and len(groups) != n:
-        raise ValueError(f"{name} must hold one label per row ({n} rows), got {len(groups)} labels")
+        raise ValueError(f"{name} must hold one label per row: length mismatch, {len(groups)} labels for {n} rows")
     labels, codes = sorted_labels(groups, name)
     if len(codes) != n:
-        raise ValueError(f"{name} must hold one label per row ({n} rows), got {len(codes)} labels")
+        raise ValueError(f"{name} must hold one label per row: length mismatch, {len(codes)} labels for {n} rows")
     if order == "appearance":
         firsts = np.unique(codes, return_index=True)[1]
         by_first = np.argsort(firsts, kind="stable")
@@ -494,6 +497,30 @@ def group_codes(groups, # one group label per row (numbers, strings or booleans 
         renumber[by_first] = np.arange(len(by_first))
         codes, labels = renumber[codes], labels[by_first]
     return codes.astype(np.int64), labels
+
+# %% ../nbs/00a_checks.ipynb #3cc90c13
+def make_folds(target: np.ndarray,  # class codes (stratified) or regression values (not stratified)
+               n_folds: int,  # F
+               seed: int,  # seed of the shuffle
+               *, groups=None,  # optional group label per row: a group never straddles two folds
+               stratify: bool = True,  # stratify by `target` (classification)
+               ) -> np.ndarray:  # fold id 0..F−1 of every row
+    "Fold ids from scikit-learn's shuffled (Stratified)(Group)KFold."
+    check_int(n_folds, "n_folds", minimum=2)
+    check_int(seed, "seed", minimum=0, maximum=2**32 - 1)
+    check_bool(stratify, "stratify")
+    n = len(target)
+    if n_folds > n:
+        raise ValueError(f"n_folds={n_folds} is more than the {n} rows of target")
+    if groups is not None:
+        check_same_length(target=target, groups=groups)
+    from sklearn.model_selection import GroupKFold, KFold, StratifiedGroupKFold, StratifiedKFold  # only here
+    if groups is None:
+        splitter = (StratifiedKFold if stratify else KFold)(n_splits=n_folds, shuffle=True, random_state=seed)
+    else:
+        splitter = (StratifiedGroupKFold if stratify else GroupKFold)(n_splits=n_folds, shuffle=True,
+                                                                       random_state=seed)
+    return fold_ids_from_splits(splitter.split(np.zeros(n), target, groups), n)
 
 # %% ../nbs/00a_checks.ipynb #7ba494e3
 WINNER_RULES = ("fold_mean", "pooled")

@@ -25,7 +25,6 @@ from sklearn.ensemble import (HistGradientBoostingClassifier, HistGradientBoosti
 from sklearn.feature_selection import SelectorMixin, VarianceThreshold, f_classif, f_regression
 from sklearn.impute import SimpleImputer
 from sklearn.linear_model import Lasso, LinearRegression, LogisticRegression, Ridge
-from sklearn.model_selection import GroupKFold, KFold, StratifiedGroupKFold, StratifiedKFold
 from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
 from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
@@ -38,15 +37,15 @@ from tqdm.auto import tqdm
 
 from ._checks import (as_array, as_binary_labels, as_float_array, as_seed_sequence, check_bool, check_choice,
                             check_fold_classes, check_int, check_n_jobs, check_probability, check_real, check_same_length,
-                            child_generator, class_codes, cv_winner, group_codes, keyed_child, positive_label,
-                            sorted_labels)
+                            child_generator, class_codes, cv_winner, fold_ids_from_splits, group_codes, keyed_child,
+                            make_folds, positive_label, sorted_labels)
 from .metrics import METRICS, Metric, auc_sorted, fold_score_matrix, get_metric, resolve_metric
 
 # %% auto #0
 __all__ = ['MODEL_GRID', 'REGRESSION_GRID', 'SMALL_GRID', 'SELECTORS', 'MAX_DROP_BOOTSTRAPS', 'FdrSelector', 'L1Selector',
-           'Configuration', 'preprocessor', 'default_configurations', 'make_folds', 'as_configurations',
-           'seeded_estimator', 'predict_scores', 'bbcd_worse_fraction', 'CVTResult', 'cross_validate_configurations',
-           'NestedCVResult', 'nested_cross_validation']
+           'Configuration', 'preprocessor', 'default_configurations', 'as_configurations', 'seeded_estimator',
+           'predict_scores', 'bbcd_worse_fraction', 'CVTResult', 'cross_validate_configurations', 'NestedCVResult',
+           'nested_cross_validation']
 
 # %% ../nbs/02_cvt.ipynb #7d2f4997
 _TASKS = ("classification", "regression")
@@ -328,32 +327,6 @@ def _fold_count(target: np.ndarray, n_folds, task: str, n_groups: int | None, na
     if not 2 <= n_folds <= limit:
         raise ValueError(f"{name} must satisfy 2 <= {name} <= {limit} ({what}{where}), got {n_folds}")
     return n_folds
-
-
-def make_folds(target: np.ndarray,  # class codes (stratified) or regression values (not stratified)
-               n_folds: int,  # F
-               seed: int,  # seed of the shuffle
-               *, groups=None,  # optional group label per row: a group never straddles two folds
-               stratify: bool = True,  # stratify by `target` (classification)
-               ) -> np.ndarray:  # fold id 0..F−1 of every row
-    "Fold ids from scikit-learn's shuffled (Stratified)(Group)KFold."
-    check_int(n_folds, "n_folds", minimum=2)
-    check_int(seed, "seed", minimum=0, maximum=2**32 - 1)
-    check_bool(stratify, "stratify")
-    n = len(target)
-    if n_folds > n:
-        raise ValueError(f"n_folds={n_folds} is more than the {n} rows of target")
-    if groups is not None:
-        check_same_length(target=target, groups=groups)
-    if groups is None:
-        splitter = (StratifiedKFold if stratify else KFold)(n_splits=n_folds, shuffle=True, random_state=seed)
-    else:
-        splitter = (StratifiedGroupKFold if stratify else GroupKFold)(n_splits=n_folds, shuffle=True,
-                                                                       random_state=seed)
-    folds = np.empty(n, dtype=np.int64)
-    for f, (_, test) in enumerate(splitter.split(np.zeros(n), target, groups)):
-        folds[test] = f
-    return folds
 
 # %% ../nbs/02_cvt.ipynb #ad16ff54
 def as_configurations(configurations,  # None (the default grid), Configurations, (name, estimator) pairs, a dict or estimators
@@ -1136,14 +1109,11 @@ def _inner_folds(inner, k, frame, y_values, target, task, group_ids, group_label
         folds = make_folds(target, F, seed, groups=codes, stratify=task == "classification")
     else:
         splits = _check_splits(_splitter_splits(inner, "inner", frame, y_values, group_labels), n, "inner", group_ids)
-        folds = np.full(n, -1, dtype=np.int64)
-        hits = np.zeros(n, dtype=np.int64)
-        for f, (_, test) in enumerate(splits):
-            folds[test] = f
-            np.add.at(hits, test, 1)
-        if (hits != 1).any() or len(splits) < 2:
+        try:
+            folds = fold_ids_from_splits(splits, n)
+        except ValueError as error:
             raise ValueError(f"inner must partition each outer training part into at least 2 folds (every row in "
-                             f"exactly one test fold, as KFold does); {inner!r} does not in outer fold {k}")
+                             f"exactly one test fold, as KFold does); {inner!r} does not in outer fold {k}") from error
     if task == "classification":
         why = (f"inner splits outer fold {k}'s training part so that a class is missing from a fold; use fewer or "
                "stratified inner folds")
