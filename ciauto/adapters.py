@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 
 from ._checks import (WINNER_RULES, as_array, as_float_array, as_fold_ids, binary_codes, check_choice,
-                            check_n_jobs, cv_winner, fold_ids_from_splits, positive_label, sorted_labels, spawn_seeds)
+                            check_n_jobs, cv_winner, fold_ids_from_splits, group_codes, positive_label, sorted_labels,
+                            spawn_seeds)
 from .metrics import METRICS, Metric, fold_score_matrix, get_metric, resolve_metric
 
 
@@ -204,6 +205,7 @@ def make_result(predictions,  # N×C (or N×C×K) out-of-fold predictions of the
             raise ValueError(f"groups has {len(groups)} values but there are {len(y)} rows")
         if pd.isna(groups).any():
             raise ValueError(f"groups has a missing value at row {int(np.argmax(pd.isna(groups)))}")
+        group_codes(groups, len(y))  # the one rule for group labels: a column mixing 1 and "1" is refused here
     kind = _cvt().CVTResult if folds is not None else _unfolded_kind()
     return kind(predictions=predictions, y=y, folds=folds, configurations=table, fold_scores=fold_scores,
                 winner=winner, final_model=final_model, metric=_stored_metric(metric), classes=classes,

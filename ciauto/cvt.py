@@ -1121,6 +1121,54 @@ def _inner_folds(inner, k, frame, y_values, target, task, group_ids, group_label
     return folds
 
 
+def _outer_splits(outer, data: _Data, seed: int) -> list:
+    "The outer (train, test) pairs: CVT's own folds for an int, a splitter's splits, or the pairs given, checked."
+    if _is_int(outer):
+        F = _fold_count(data.target, int(outer), data.task, data.n_groups, name="outer")
+        folds = make_folds(data.target, F, seed, groups=data.group_ids, stratify=data.task == "classification")
+        return [(np.flatnonzero(folds != f), np.flatnonzero(folds == f)) for f in range(F)]
+    if _is_splitter(outer):
+        return _check_splits(_splitter_splits(outer, "outer", data.frame, data.y_values, data.group_labels),
+                             len(data.target), "outer", data.group_ids)
+    if isinstance(outer, (list, tuple)):
+        return _check_splits(outer, len(data.target), "outer", data.group_ids)
+    raise TypeError(f"outer must be an int (number of folds), a scikit-learn splitter or a list of (train, test) "
+                    f"index pairs; got {type(outer).__name__}")
+
+
+def _inner_winner(k, train, inner, data: _Data, configs, estimators, keys, n_jobs, seed: int):
+    "CVT on outer fold k's training part: (the winner's configuration index, its inner score, the fits made)."
+    if data.task == "classification" and len(np.unique(data.target[train])) < data.n_classes:
+        raise ValueError(f"outer fold {k}'s training part lacks a class; use a stratified outer splitter or fewer "
+                         "outer folds")
+    sub = data.frame.iloc[train].reset_index(drop=True)
+    sub_groups = None if data.group_ids is None else data.group_ids[train]
+    folds = _inner_folds(inner, k, sub, data.y_values[train], data.target[train], data.task, sub_groups,
+                         None if data.group_labels is None else data.group_labels[train], data.classes, seed)
+    _, perf, ok, winner, _, completed, _ = _cvt_loop(sub, data.target[train], folds, configs, estimators, keys,
+                                                     data.scorer, data.n_classes, n_jobs=n_jobs, progress=False)
+    return ok[winner], float(np.mean(perf[:, winner])), int(completed.sum())
+
+
+def _outer_scores(splits, chosen, data: _Data, configs, estimators, n_jobs) -> np.ndarray:
+    "Each outer fold's winner refit on its training part (in parallel) and scored on its test part."
+    refits = Parallel(n_jobs=n_jobs)(
+        delayed(_fit_predict)(clone(estimators[c]), data.frame.iloc[train], data.target[train], data.frame.iloc[test],
+                              data.n_classes)
+        for c, (train, test) in zip(chosen, splits))
+    outer_scores = []
+    for k, ((train, test), c, (scores, _, error)) in enumerate(zip(splits, chosen, refits)):
+        if error is not None:
+            raise ValueError(f"outer fold {k}: the inner winner {configs[c].name!r} failed when refit on the outer "
+                             f"training part: {error}")
+        try:
+            outer_scores.append(float(data.scorer(data.target[test], scores)))
+        except (ValueError, TypeError) as error:
+            raise ValueError(f"outer fold {k}: {data.scorer.name} is undefined on its test part ({error}); use a "
+                             "stratified outer splitter or fewer outer folds") from error
+    return np.array(outer_scores)
+
+
 def nested_cross_validation(
         X,  # N×d features (DataFrame or array)
         y,  # N targets: binary or multiclass labels, or a continuous (regression) target
@@ -1136,57 +1184,27 @@ def nested_cross_validation(
     "Nested CV: per outer fold, CVT on the training part picks a winner, refit there and scored on the test part."
     check_bool(progress, "progress")
     n_jobs = check_n_jobs(n_jobs)
-    (frame, y_values, task, target, classes, _, n_classes, scorer, group_ids, n_groups,
-     group_labels) = _prepare(X, y, metric, None, None, groups)
-    configs = as_configurations(configurations, task)
+    data = _prepare(X, y, metric, None, None, groups)
+    configs = as_configurations(configurations, data.task)
     if not (_is_int(inner) or _is_splitter(inner)):
         raise TypeError(f"inner must be an int (number of folds) or a scikit-learn splitter that partitions the rows "
                         f"(KFold, StratifiedKFold, GroupKFold, ...); got {type(inner).__name__}")
     C = len(configs)
-    seeds = as_seed_sequence(random_state)
-    words = seeds.generate_state(C + 2, dtype=np.uint32)
-    if _is_int(outer):
-        F = _fold_count(target, int(outer), task, n_groups, name="outer")
-        folds = make_folds(target, F, int(words[0]), groups=group_ids, stratify=task == "classification")
-        splits = [(np.flatnonzero(folds != f), np.flatnonzero(folds == f)) for f in range(F)]
-    elif _is_splitter(outer):
-        splits = _check_splits(_splitter_splits(outer, "outer", frame, y_values, group_labels), len(target), "outer",
-                               group_ids)
-    elif isinstance(outer, (list, tuple)):
-        splits = _check_splits(outer, len(target), "outer", group_ids)
-    else:
-        raise TypeError(f"outer must be an int (number of folds), a scikit-learn splitter or a list of (train, test) "
-                        f"index pairs; got {type(outer).__name__}")
+    # [0] the outer folds, [1..C] the models, [C] also the shared preprocessing (kept: changing it changes results),
+    # [C+1] the inner folds' seeds
+    words = as_seed_sequence(random_state).generate_state(C + 2, dtype=np.uint32)
+    splits = _outer_splits(outer, data, int(words[0]))
     inner_seeds = keyed_child(int(words[C + 1]), 1).generate_state(len(splits), np.uint32)
     estimators = [seeded_estimator(c, int(s), int(words[C])) for c, s in zip(configs, words[1:C + 1])]
     keys = [_prefix_key(e) for e in estimators]
     chosen, inner_scores, n_fits = [], [], 0
-    for k, (train, test) in enumerate(tqdm(splits, disable=not progress, desc="outer folds", unit="fold")):
-        if task == "classification" and len(np.unique(target[train])) < n_classes:
-            raise ValueError(f"outer fold {k}'s training part lacks a class; use a stratified outer splitter or fewer "
-                             "outer folds")
-        sub = frame.iloc[train].reset_index(drop=True)
-        sub_groups = None if group_ids is None else group_ids[train]
-        folds = _inner_folds(inner, k, sub, y_values[train], target[train], task, sub_groups,
-                             None if group_labels is None else group_labels[train], classes, int(inner_seeds[k]))
-        _, perf, ok, winner, _, completed, _ = _cvt_loop(sub, target[train], folds, configs, estimators, keys, scorer,
-                                                         n_classes, n_jobs=n_jobs, progress=False)
-        chosen.append(ok[winner])
-        inner_scores.append(float(np.mean(perf[:, winner])))
-        n_fits += int(completed.sum())
-    refits = Parallel(n_jobs=n_jobs)(
-        delayed(_fit_predict)(clone(estimators[c]), frame.iloc[train], target[train], frame.iloc[test], n_classes)
-        for c, (train, test) in zip(chosen, splits))
-    outer_scores = []
-    for k, ((train, test), c, (scores, _, error)) in enumerate(zip(splits, chosen, refits)):
-        if error is not None:
-            raise ValueError(f"outer fold {k}: the inner winner {configs[c].name!r} failed when refit on the outer "
-                             f"training part: {error}")
-        try:
-            outer_scores.append(float(scorer(target[test], scores)))
-        except (ValueError, TypeError) as error:
-            raise ValueError(f"outer fold {k}: {scorer.name} is undefined on its test part ({error}); use a "
-                             "stratified outer splitter or fewer outer folds") from error
-    return NestedCVResult(np.array(outer_scores), tuple(configs[c].name for c in chosen), np.array(inner_scores),
-                          n_fits + len(splits), _stored_metric(scorer), scorer.greater_is_better,
+    for k, (train, _) in enumerate(tqdm(splits, disable=not progress, desc="outer folds", unit="fold")):
+        c, inner_score, fits = _inner_winner(k, train, inner, data, configs, estimators, keys, n_jobs,
+                                             int(inner_seeds[k]))
+        chosen.append(c)
+        inner_scores.append(inner_score)
+        n_fits += fits
+    outer_scores = _outer_scores(splits, chosen, data, configs, estimators, n_jobs)
+    return NestedCVResult(outer_scores, tuple(configs[c].name for c in chosen), np.array(inner_scores),
+                          n_fits + len(splits), _stored_metric(data.scorer), data.scorer.greater_is_better,
                           np.array([len(tr) for tr, _ in splits]), np.array([len(te) for _, te in splits]))
