@@ -20,8 +20,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from _timing import timed
 
 ROOT = Path(__file__).parents[1]
 CLI = "import sys; from ciauto.cli import main; sys.exit(main(sys.argv[1:]))"
@@ -74,10 +75,8 @@ def environment(root: Path) -> dict:
 def _run(arguments, env) -> float:
     # -P: `python -c` would otherwise put the working directory (the checkout) before PYTHONPATH, and the
     # "before" case would time this checkout's package instead of the extracted revision.
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-P", *arguments], env=env, cwd=ROOT, check=False, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    return timed(subprocess.run, [sys.executable, "-P", *arguments], env=env, cwd=ROOT, check=False,
+                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)[1].wall
 
 
 def import_chains(table: Path, env: dict, targets=("sklearn", "scipy", "pandas", "numba")) -> list:
