@@ -97,7 +97,9 @@ def aps_scores(probabilities,  # n x K, higher = more plausible
 SCORE_OPTIONS = ("lam", "k_reg")  # the per-call options of `conformal_sets` that a registered score may take
 
 
-def _at_most(nonconformity, threshold):
+def _at_most(nonconformity,  # m x K nonconformity of the test points
+             threshold,  # q_hat: a number, or one per class (Mondrian)
+            ):
     "The split-conformal set: every class whose nonconformity is at most the threshold (Mondrian: one per class)."
     return nonconformity <= threshold
 
