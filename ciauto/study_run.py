@@ -16,7 +16,16 @@ from .intervals import Selection, fold_aucs, learn_eval_selection
 from .metrics import get_metric
 
 # %% auto #0
-__all__ = ['RUN_COLUMNS', 'coverage_pvalue', 'setting_label', 'keyed_child', 'fold_performance', 'StudyRun']
+__all__ = ['RUN_COLUMNS', 'setting_label', 'coverage_pvalue', 'keyed_child', 'fold_performance', 'StudyRun']
+
+# %% ../nbs/06a_study_run.ipynb #a3c9e2f7
+def setting_label(setting: dict, # a setting: n_samples, n_configurations, balance, beta_a, beta_b, n_classes
+                 ) -> str:
+    "The readable label of a simulation setting, e.g. 'N=500 C=100 b=0.1 Beta(24,6)' (' K=3' for three classes)."
+    balance = setting["balance"] if isinstance(setting["balance"], str) else f"{float(setting['balance']):g}"
+    label = (f"N={setting['n_samples']} C={setting['n_configurations']} b={balance} "
+             f"Beta({setting['beta_a']:g},{setting['beta_b']:g})")
+    return label + (f" K={setting['n_classes']}" if setting["n_classes"] != 2 else "")
 
 # %% ../nbs/06a_study_run.ipynb #21d92b2b
 RUN_COLUMNS = ("setting", "run", "method", "bound", "truth", "included", "selected", "seconds", "reason")
@@ -30,15 +39,6 @@ def coverage_pvalue(n_included: int, # runs whose bound included the truth
     if n_runs == 0:
         return float("nan")
     return float(stats.binom.cdf(n_included, n_runs, coverage))
-
-# %% ../nbs/06a_study_run.ipynb #a3c9e2f7
-def setting_label(setting: dict, # a setting: n_samples, n_configurations, balance, beta_a, beta_b, n_classes
-                 ) -> str:
-    "The readable label of a simulation setting, e.g. 'N=500 C=100 b=0.1 Beta(24,6)' (' K=3' for three classes)."
-    balance = setting["balance"] if isinstance(setting["balance"], str) else f"{float(setting['balance']):g}"
-    label = (f"N={setting['n_samples']} C={setting['n_configurations']} b={balance} "
-             f"Beta({setting['beta_a']:g},{setting['beta_b']:g})")
-    return label + (f" K={setting['n_classes']}" if setting["n_classes"] != 2 else "")
 
 # %% ../nbs/06a_study_run.ipynb #f44a3797
 def keyed_child(seed: np.random.SeedSequence, # the parent stream
