@@ -1,14 +1,86 @@
-"""Shared timing helper for the benchmarks: the median of repeated wall-clock runs."""
+"""The benchmarks' one timing helper: seconds of a block or a call on one of two clocks, and summaries of repeats.
+
+Every bench script times through this module, so "seconds" means the same everywhere: `"wall"` is
+`time.perf_counter` (elapsed time, what a user waits), `"cpu"` is `time.process_time` (CPU time of this process,
+all its threads; not that of worker processes).
+"""
 import statistics
 import time
 
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
-def median_seconds(fn, *, repeats=5, min_total=0.2):
-    "Median wall time of `fn()` over at least `repeats` runs (more for very fast calls), after one warm-up call."
-    fn()
+
+class Stopwatch:
+    "Wall and CPU seconds of a block: `with Stopwatch() as watch: ...`, then `watch.wall`, `watch.cpu`."
+
+    def __enter__(self):
+        self._start = {name: clock() for name, clock in CLOCKS.items()}
+        self.wall = self.cpu = None
+        return self
+
+    def lap(self, clock="wall"):
+        "Seconds on `clock` since the block began (while it runs)."
+        return CLOCKS[clock]() - self._start[clock]
+
+    def __exit__(self, *exc):
+        self.wall, self.cpu = self.lap("wall"), self.lap("cpu")
+        return False
+
+
+def timed(fn, *args, **kwargs):
+    "`(fn(*args, **kwargs), watch)`: one call, no warm-up; its seconds are `watch.wall` and `watch.cpu`."
+    with Stopwatch() as watch:
+        out = fn(*args, **kwargs)
+    return out, watch
+
+
+def repeat_seconds(fn, repeats, *, clock="wall"):
+    "Seconds of each of `repeats` calls of `fn()` on `clock`, no warm-up."
+    tick = CLOCKS[clock]
+    times = []
+    for _ in range(repeats):
+        start = tick()
+        fn()
+        times.append(tick() - start)
+    return times
+
+
+def best_seconds(fn, repeats=3, *, clock="wall"):
+    "The fastest of `repeats` calls of `fn()`, no warm-up."
+    return min(repeat_seconds(fn, repeats, clock=clock))
+
+
+def quartile_seconds(fn, repeats, *, clock="wall"):
+    "(median, first quartile, third quartile) of `repeats` calls of `fn()`, no warm-up (numpy's linear quartiles)."
+    times = repeat_seconds(fn, repeats, clock=clock)
+    if len(times) == 1:
+        return times[0], times[0], times[0]
+    q1, q2, q3 = statistics.quantiles(times, n=4, method="inclusive")
+    return q2, q1, q3
+
+
+def median_seconds(fn, *, repeats=5, min_total=0.2, warmup=True, clock="wall"):
+    """Median seconds of `fn()` over at least `repeats` calls (more, up to 200, until they add up to `min_total`),
+    after one warm-up call unless `warmup=False`."""
+    if warmup:
+        fn()
+    tick = CLOCKS[clock]
     times = []
     while len(times) < repeats or (sum(times) < min_total and len(times) < 200):
-        start = time.perf_counter()
+        start = tick()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(tick() - start)
     return statistics.median(times)
+
+
+def interleaved_medians(*fns, repeats, warmup=True, clock="wall"):
+    """Median seconds of each of `fns`, their calls interleaved (one of each per round, `repeats` rounds) so that load
+    spikes on a shared machine hit all of them alike; one warm-up call of each first unless `warmup=False`."""
+    if warmup:
+        for fn in fns:
+            fn()
+    times = [[] for _ in fns]
+    for _ in range(repeats):
+        for fn, seconds in zip(fns, times):
+            seconds.extend(repeat_seconds(fn, 1, clock=clock))
+    return [statistics.median(seconds) for seconds in times]

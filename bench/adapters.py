@@ -19,7 +19,6 @@ import argparse
 import os
 import sys
 import tempfile
-import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -32,9 +31,8 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_pre
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench._timing import median_seconds  # noqa: E402
-from ciauto.adapters import capture_predictions, from_oof, from_search, to_oof  # noqa: E402
+from _timing import median_seconds
+from ciauto.adapters import capture_predictions, from_oof, from_search, to_oof
 
 
 def straightforward_search(search, X, y):
@@ -78,13 +76,8 @@ def search_rows(candidates_list, repeats):
 def cpu_seconds(f, repeats):
     "Median CPU seconds of this process over `repeats` calls (one BLAS thread): steadier than wall time under load."
     from threadpoolctl import threadpool_limits
-    times = []
     with threadpool_limits(1):
-        for _ in range(repeats):
-            start = time.process_time()
-            f()
-            times.append(time.process_time() - start)
-    return float(np.median(times))
+        return median_seconds(f, repeats=repeats, min_total=0, warmup=False, clock="cpu")
 
 
 def capture_rows(candidates_list, repeats):
@@ -114,9 +107,10 @@ def capture_rows(candidates_list, repeats):
 def import_rows(repeats):
     "Fresh-interpreter seconds of the table path's import, and whether scikit-learn/scipy's own modules load."
     import subprocess
-    probe = ("import sys, time; t = time.perf_counter(); from ciauto.adapters import from_oof; "
-             "print(time.perf_counter() - t, 'sklearn' in sys.modules, 'scipy.stats' in sys.modules)")
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    probe = ("import sys; from _timing import timed; _, watch = timed(__import__, 'ciauto.adapters'); "
+             "print(watch.wall, 'sklearn' in sys.modules, 'scipy.stats' in sys.modules)")
+    here = Path(__file__).resolve().parent  # the child imports this checkout's package and the timing helper
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(here.parent), str(here)])}
     runs = [subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env).stdout.split()
             for _ in range(max(repeats, 3))]
     seconds = float(np.median([float(r[0]) for r in runs]))

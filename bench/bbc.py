@@ -26,8 +26,6 @@ import argparse
 import os
 import platform
 import statistics
-import sys
-import time
 import warnings
 from datetime import datetime, timezone
 from pathlib import Path
@@ -36,9 +34,9 @@ import numpy as np
 from scipy import stats
 from sklearn.metrics import roc_auc_score
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from ciauto.bbc import bbc  # noqa: E402
-from ciauto.metrics import Metric  # noqa: E402
+from _timing import Stopwatch, quartile_seconds, timed
+from ciauto.bbc import bbc
+from ciauto.metrics import Metric
 
 DEFAULTS = dict(n=500, c=5, f=3, b=200)
 FULL_GRID = dict(n=[50, 100, 250, 500, 1000, 5000, 10000], c=[5, 10, 20, 50, 100, 250], f=[3, 5, 10, 20, 30, 50])
@@ -69,56 +67,50 @@ def draw_with_both_classes(rng, y, n):
 
 def straightforward_pooled(scores, y, folds, b, seed):
     "Returns (seconds before the bootstrap loop, seconds in it): only the loop grows with B."
-    start = time.perf_counter()
-    rng = np.random.default_rng(seed)
-    n, c = scores.shape
-    fold_means = [np.mean([roc_auc_score(y[folds == k], scores[folds == k, j]) for k in np.unique(folds)]) for j in range(c)]
-    int(np.argmax(fold_means))
-    setup = time.perf_counter() - start
-    L = []
-    for _ in range(b):
-        idx, oob = draw_with_both_classes(rng, y, n)
-        best = int(np.argmax([roc_auc_score(y[idx], scores[idx, j]) for j in range(c)]))
-        L.append(roc_auc_score(y[oob], scores[oob, best]))
-    return setup, time.perf_counter() - start - setup
+    with Stopwatch() as watch:
+        rng = np.random.default_rng(seed)
+        n, c = scores.shape
+        fold_means = [np.mean([roc_auc_score(y[folds == k], scores[folds == k, j]) for k in np.unique(folds)])
+                      for j in range(c)]
+        int(np.argmax(fold_means))
+        setup = watch.lap()
+        L = []
+        for _ in range(b):
+            idx, oob = draw_with_both_classes(rng, y, n)
+            best = int(np.argmax([roc_auc_score(y[idx], scores[idx, j]) for j in range(c)]))
+            L.append(roc_auc_score(y[oob], scores[oob, best]))
+    return setup, watch.wall - setup
 
 
 def straightforward_folds(scores, y, folds, b, seed):
     "Returns (seconds for the fold matrix, seconds in the bootstrap loop)."
-    start = time.perf_counter()
-    rng = np.random.default_rng(seed)
-    n_folds, c = len(np.unique(folds)), scores.shape[1]
-    perf = np.array([[roc_auc_score(y[folds == k], scores[folds == k, j]) for j in range(c)] for k in range(n_folds)])
-    int(np.argmax(perf.mean(axis=0)))
-    setup = time.perf_counter() - start
-    L = []
-    for _ in range(b):
-        while True:
-            idx = rng.integers(0, n_folds, n_folds)
-            left_out = np.setdiff1d(np.arange(n_folds), idx)
-            if left_out.size:
-                break
-        best = int(np.argmax(perf[idx].mean(axis=0)))
-        L.append(perf[left_out, best].mean())
-    return setup, time.perf_counter() - start - setup
-
-
-def timed(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    q = np.percentile(times, [25, 50, 75])
-    return q[1], q[0], q[2]
+    with Stopwatch() as watch:
+        rng = np.random.default_rng(seed)
+        n_folds, c = len(np.unique(folds)), scores.shape[1]
+        perf = np.array([[roc_auc_score(y[folds == k], scores[folds == k, j]) for j in range(c)]
+                         for k in range(n_folds)])
+        int(np.argmax(perf.mean(axis=0)))
+        setup = watch.lap()
+        L = []
+        for _ in range(b):
+            while True:
+                idx = rng.integers(0, n_folds, n_folds)
+                left_out = np.setdiff1d(np.arange(n_folds), idx)
+                if left_out.size:
+                    break
+            best = int(np.argmax(perf[idx].mean(axis=0)))
+            L.append(perf[left_out, best].mean())
+    return setup, watch.wall - setup
 
 
 def measure(point, repeats, reference_repeats, with_reference, reference_b=None):
     scores, y, folds = beta_binormal(point["n"], point["c"], point["f"], seed=point["n"] + point["c"] + point["f"])
     b = point["b"]
     rows = {}
-    rows["BBC"] = timed(lambda: bbc(scores, y, folds, method="pooled", n_bootstraps=b, random_state=0, n_jobs=1), repeats)
-    rows["BBC-F"] = timed(lambda: bbc(scores, y, folds, method="folds", n_bootstraps=b, random_state=0, n_jobs=1), repeats)
+    rows["BBC"] = quartile_seconds(lambda: bbc(scores, y, folds, method="pooled", n_bootstraps=b, random_state=0,
+                                               n_jobs=1), repeats)
+    rows["BBC-F"] = quartile_seconds(lambda: bbc(scores, y, folds, method="folds", n_bootstraps=b, random_state=0,
+                                                 n_jobs=1), repeats)
     if with_reference:
         b_ref = reference_b or b
         for name, fn in (("BBC straightforward", straightforward_pooled), ("BBC-F straightforward", straightforward_folds)):
@@ -161,12 +153,10 @@ def generic_section(quick: bool):
             point = dict(base, **{factor: value})
             scores, y, folds = beta_binormal(point["n"], point["c"], 5, seed=1)
             probabilities = 1 / (1 + np.exp(-scores))
-            ours = timed(lambda: bbc(probabilities, y, folds, metric=ABSOLUTE, n_bootstraps=point["b"],
-                                     random_state=0, n_jobs=1, progress=False), 1 if quick else 3)[0]
+            ours = quartile_seconds(lambda: bbc(probabilities, y, folds, metric=ABSOLUTE, n_bootstraps=point["b"],
+                                                random_state=0, n_jobs=1, progress=False), 1 if quick else 3)[0]
             b_ref = max(5, point["b"] // 10)
-            start = time.perf_counter()
-            straightforward_generic(probabilities, y, b_ref, 0)
-            reference = (time.perf_counter() - start) * point["b"] / b_ref
+            reference = timed(straightforward_generic, probabilities, y, b_ref, 0)[1].wall * point["b"] / b_ref
             points.append((point["b"] * point["c"] * point["n"], ours))
             rows.append(f"| {factor.upper()} | {value} | {fmt(ours)} | {fmt(reference)} | {reference / ours:.1f}× | "
                         f"{ours / (point['b'] * point['c'] * point['n']) * 1e9:.0f} ns |")
@@ -177,12 +167,10 @@ def generic_section(quick: bool):
     target = 20_000 * 500 * 1_000
     scores, y, folds = beta_binormal(base["n"], base["c"], 5, seed=1)
     probabilities = 1 / (1 + np.exp(-scores))
-    squared = timed(lambda: bbc(probabilities, y, folds, metric="brier_score", n_bootstraps=base["b"], random_state=0,
-                                n_jobs=1), 1 if quick else 3)[0]
+    squared = quartile_seconds(lambda: bbc(probabilities, y, folds, metric="brier_score", n_bootstraps=base["b"],
+                                           random_state=0, n_jobs=1), 1 if quick else 3)[0]
     b_ref = max(5, base["b"] // 10)
-    start = time.perf_counter()
-    straightforward_generic(probabilities, y, b_ref, 0, loss=brier)
-    squared_reference = (time.perf_counter() - start) * base["b"] / b_ref
+    squared_reference = timed(straightforward_generic, probabilities, y, b_ref, 0, loss=brier)[1].wall * base["b"] / b_ref
     lines = ["", "## The generic metric path (a plain callable: mean absolute error; one core)", "",
              f"Others at N={base['n']}, C={base['c']}, B={base['b']}, F=5. The straightforward implementation's "
              "loop is timed with B/10 bootstraps and scaled (its cost is linear in B).", "",
@@ -219,9 +207,8 @@ def metric_costs(quick: bool):
 
     def call(name):
         predictions, truth = data[name]
-        start = time.perf_counter()
-        bbc(predictions, truth, folds, metric=name, n_bootstraps=b, random_state=0, n_jobs=1, progress=False)
-        return time.perf_counter() - start
+        return timed(bbc, predictions, truth, folds, metric=name, n_bootstraps=b, random_state=0, n_jobs=1,
+                     progress=False)[1].wall
 
     for name in data:  # compile and load every kernel outside the timings
         predictions, truth = data[name]

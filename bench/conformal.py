@@ -10,29 +10,23 @@ The machine is shared, so every metric timing is printed as a ratio to `roc_auc_
 in the same run (best of `--repeats`), next to the absolute seconds.
 """
 import argparse
-import time
+import itertools
 import warnings
 
 import numpy as np
 import pandas as pd
 from sklearn.metrics import roc_auc_score
 
+from _timing import best_seconds, timed
 from ciauto import conformal, prediction_sets
 
-
-def best_time(func, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return min(times)
+_FRESH = itertools.count(1)
 
 
 def cold_band(n, method, **options):
-    "Build a band without the cache, so that its construction is what is timed."
-    conformal._build_band_cached.cache_clear()
-    return conformal.calibration_band(n, 0.05, method=method, **options)
+    """Build a band the cache has not seen, so that its construction is what is timed: each call asks for a new
+    delta a hair below 0.05 (the bands are cached by their arguments; the cost does not depend on delta)."""
+    return conformal.calibration_band(n, 0.05 * (1 - 1e-9 * next(_FRESH)), method=method, **options)
 
 
 def bench_bands(sizes, repeats):
@@ -41,7 +35,7 @@ def bench_bands(sizes, repeats):
         row = {"n": n}
         for method, options in (("simes", {}), ("dkwm", {}), ("asymptotic", {}), ("monte_carlo", {"c": 3.0})):
             label = "monte_carlo (given c)" if method == "monte_carlo" else method
-            row[label] = best_time(lambda: cold_band(n, method, **options), repeats)
+            row[label] = best_seconds(lambda: cold_band(n, method, **options), repeats)
         rows.append(row)
     return pd.DataFrame(rows).set_index("n")
 
@@ -55,10 +49,10 @@ def bench_metrics(sizes, repeats, seed=0):
             id_scores, ood_scores = rng.normal(size=n), rng.normal(1.0, 1.0, M)
             labels, pooled = np.r_[np.zeros(n), np.ones(M)], np.r_[id_scores, ood_scores]
             conformal.calibration_band(n, 0.05)  # warm: the band is cached and shared by every metric
-            reference = best_time(lambda: roc_auc_score(labels, pooled), repeats)
-            metrics = best_time(lambda: conformal.conformal_metrics(id_scores, ood_scores, delta=0.05), repeats)
-            auroc = best_time(lambda: conformal.conformal_auroc(id_scores, ood_scores, delta=0.05), repeats)
-            fpr = best_time(lambda: conformal.conformal_fpr_at_tpr(id_scores, ood_scores, delta=0.05), repeats)
+            reference = best_seconds(lambda: roc_auc_score(labels, pooled), repeats)
+            metrics = best_seconds(lambda: conformal.conformal_metrics(id_scores, ood_scores, delta=0.05), repeats)
+            auroc = best_seconds(lambda: conformal.conformal_auroc(id_scores, ood_scores, delta=0.05), repeats)
+            fpr = best_seconds(lambda: conformal.conformal_fpr_at_tpr(id_scores, ood_scores, delta=0.05), repeats)
             assert abs(conformal.conformal_metrics(id_scores, ood_scores).auroc - roc_auc_score(labels, pooled)) < 1e-9
             rows.append({"n": n, "M": M, "roc_auc_score_s": reference, "conformal_metrics_s": metrics,
                          "ratio_metrics": metrics / reference, "ratio_conformal_auroc": auroc / reference,
@@ -68,18 +62,14 @@ def bench_metrics(sizes, repeats, seed=0):
 
 def bench_monte_carlo(sizes, n_simulations=10_000, delta=0.05, seed=0):
     rows = []
-    for n in sizes:
-        conformal._build_band_cached.cache_clear()
+    for n in sizes:  # each (n, n_simulations, seed, n_jobs) is asked for once in this script: never a cache hit
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            start = time.perf_counter()
-            band = conformal.get_band(n, delta, method="monte_carlo", n_simulations=n_simulations, random_state=seed)
-            seconds = time.perf_counter() - start
+            band, watch = timed(conformal.get_band, n, delta, method="monte_carlo", n_simulations=n_simulations,
+                                random_state=seed)
+            seconds = watch.wall
         # the straightforward alternative: one big draw sorted at once (R x n doubles in memory)
-        start = time.perf_counter()
-        u = np.sort(np.random.RandomState(seed).uniform(size=(n_simulations, n)), axis=1)
-        sort_only = time.perf_counter() - start
-        del u
+        sort_only = timed(lambda: np.sort(np.random.RandomState(seed).uniform(size=(n_simulations, n)), axis=1))[1].wall
         rows.append({"n": n, "n_simulations": n_simulations, "seconds": seconds, "one_big_sort_s": sort_only,
                      "ratio_to_one_big_sort": seconds / sort_only, "c": band.c, "at_floor": band.at_floor,
                      "warnings": len(caught)})
@@ -89,14 +79,12 @@ def bench_monte_carlo(sizes, n_simulations=10_000, delta=0.05, seed=0):
 def bench_monte_carlo_jobs(n, n_simulations, delta=0.05, seed=0):
     "The same Monte Carlo band with n_jobs = 1 and 2 (threads): identical bands, and the speed-up."
     times, bands = {}, {}
-    for n_jobs in (1, 2):
-        conformal._build_band_cached.cache_clear()
+    for n_jobs in (1, 2):  # n_jobs is part of the cache key: both bands are built here
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            start = time.perf_counter()
-            bands[n_jobs] = conformal.calibration_band(n, delta, method="monte_carlo", n_simulations=n_simulations,
-                                                       random_state=seed, n_jobs=n_jobs)
-            times[n_jobs] = time.perf_counter() - start
+            bands[n_jobs], watch = timed(conformal.calibration_band, n, delta, method="monte_carlo",
+                                         n_simulations=n_simulations, random_state=seed, n_jobs=n_jobs)
+            times[n_jobs] = watch.wall
     assert np.array_equal(bands[1], bands[2]), "n_jobs changed the band"
     return pd.DataFrame([{"n": n, "n_simulations": n_simulations, "n_jobs=1 s": times[1], "n_jobs=2 s": times[2],
                           "ratio (2 jobs / 1 job)": times[2] / times[1], "identical": True}])
@@ -123,17 +111,15 @@ def bench_prediction_sets(sizes, n_classes=10, n_calibration=1000, alpha=0.1, se
         probs = rng.dirichlet(np.ones(n_classes), n_calibration + m)
         labels = rng.integers(0, n_classes, n_calibration + m)
         cal, test, y = probs[:n_calibration], probs[n_calibration:], labels[:n_calibration]
-        start = time.perf_counter()
-        ours = prediction_sets.conformal_sets(cal, y, test, method="aps", randomized=True, alpha=alpha,
-                                              random_state=seed)
-        seconds = time.perf_counter() - start
+        ours, watch = timed(prediction_sets.conformal_sets, cal, y, test, method="aps", randomized=True, alpha=alpha,
+                            random_state=seed)
+        seconds = watch.wall
         row = {"n_calibration": n_calibration, "m_test": m, "K": n_classes, "conformal_sets_s": seconds}
         if m <= loop_limit:
             g = np.random.default_rng(np.random.SeedSequence(seed))
             u_cal, u_test = g.random(n_calibration), g.random(m)
-            start = time.perf_counter()
-            reference = loop_aps_sets(cal, y, test, alpha, u_cal, u_test)
-            row["loop_s"] = time.perf_counter() - start
+            reference, watch = timed(loop_aps_sets, cal, y, test, alpha, u_cal, u_test)
+            row["loop_s"] = watch.wall
             row["ratio (ours / loop)"] = seconds / row["loop_s"]
             row["identical"] = bool(np.array_equal(ours.sets, reference))
         rows.append(row)

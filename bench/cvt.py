@@ -20,7 +20,6 @@ sample, one split, n_jobs=1 (a smoke test).
 The machine is shared, so read the ratios, not the absolute seconds.
 """
 import argparse
-import time
 import warnings
 from pathlib import Path
 
@@ -30,6 +29,7 @@ from joblib import hash as joblib_hash
 from sklearn.pipeline import Pipeline
 from threadpoolctl import threadpool_limits
 
+from _timing import timed
 from ciauto.bbc import bbc
 from ciauto.cvt import (bbcd_worse_fraction, cross_validate_configurations, default_configurations, predict_scores,
                         seeded_estimator)
@@ -39,16 +39,6 @@ from ciauto.metrics import roc_auc
 
 QUICK = False
 THRESHOLDS = (0.99, 0.95, 0.9)
-
-
-CPU = {}  # process CPU seconds of the last timed call: on a shared machine they vary less than wall seconds (n_jobs=1)
-
-
-def timed(fn, *args, **kwargs):
-    start, cpu = time.perf_counter(), time.process_time()
-    out = fn(*args, **kwargs)
-    CPU["last"] = time.process_time() - cpu
-    return out, time.perf_counter() - start
 
 
 def stratified_sample(X, y, n_rows, seed):
@@ -100,9 +90,9 @@ def compare(name, X, y, grid, seed, n_jobs, out_dir, measure_drop=True):
     configurations = default_configurations(grid)
     C = len(configurations)
     print(f"\n== {name}: {len(X)} rows, grid {grid!r} ({C} configurations), n_jobs={n_jobs}", flush=True)
-    full, t_full = timed(cross_validate_configurations, X, y, configurations, random_state=seed, n_jobs=n_jobs,
-                         progress=not QUICK, refit=False)
-    cpu_full = CPU["last"]
+    full, watch = timed(cross_validate_configurations, X, y, configurations, random_state=seed, n_jobs=n_jobs,
+                        progress=not QUICK, refit=False)
+    t_full, cpu_full = watch.wall, watch.cpu  # CPU seconds vary less than wall seconds on a shared machine
     np.savez_compressed(out_dir / f"cvt_full_{name}_{grid}.npz", predictions=full.predictions, y=full.y,
                         folds=full.folds, fold_scores=full.fold_scores)
     print(f"full CVT   : {t_full:8.1f} s  {full.n_fits} fits  winner {full.winner_name}  auc {full.apparent:.4f}",
@@ -143,16 +133,16 @@ def compare(name, X, y, grid, seed, n_jobs, out_dir, measure_drop=True):
            "survivors": int((dropped_at < 0).sum())}
     if not measure_drop:
         return row
-    drop, t_drop = timed(cross_validate_configurations, X, y, configurations, random_state=seed, n_jobs=n_jobs,
-                         progress=not QUICK, refit=False, drop="bbcd")
-    cpu_drop = CPU["last"]
+    drop, watch = timed(cross_validate_configurations, X, y, configurations, random_state=seed, n_jobs=n_jobs,
+                        progress=not QUICK, refit=False, drop="bbcd")
+    t_drop, cpu_drop = watch.wall, watch.cpu  # CPU seconds vary less than wall seconds on a shared machine
     done = ~np.isnan(drop.predictions)
     assert np.array_equal(drop.predictions[done], full.predictions[done]), "dropping changed a prediction"
     assert np.array_equal(dropped_at, drop.dropped_at), "the replay disagrees with the dropping run"
     winner_config = configurations[config_index(full, full.winner)]
-    alone, t_alone = timed(cross_validate_configurations, X, y, [winner_config], random_state=seed, n_jobs=n_jobs,
-                           progress=False, refit=False)
-    cpu_alone = CPU["last"]
+    alone, watch = timed(cross_validate_configurations, X, y, [winner_config], random_state=seed, n_jobs=n_jobs,
+                         progress=False, refit=False)
+    t_alone, cpu_alone = watch.wall, watch.cpu  # CPU seconds vary less than wall seconds on a shared machine
     fit_drop_run = float(drop.configurations["fit_seconds"].sum())
     print(f"BBCD-CV run: {t_drop:8.1f} s  {drop.n_fits} fits (= the replay; predictions a subset of the full run); "
           f"winner alone {t_alone:.1f} s; wall-time ratio BBCD/full = {t_drop / t_full:.3f}, "
@@ -183,8 +173,7 @@ def prefix_timing(name, X, y, grid, seed):
     distinct = {}
     for est in estimators:
         distinct.setdefault(joblib_hash(Pipeline(est.steps[:-1])), est)
-    _, each = timed(fit_prefixes, estimators)
-    _, once = timed(fit_prefixes, list(distinct.values()))
+    each, once = timed(fit_prefixes, estimators)[1].wall, timed(fit_prefixes, list(distinct.values()))[1].wall
     print(f"\n== shared preprocessing, {name} ({len(train)} training rows, one fold): {len(estimators)} prefix fits "
           f"{each:.2f} s vs {len(distinct)} shared {once:.2f} s: ratio {once / each:.3f}, "
           f"saved {each - once:.2f} s per fold", flush=True)
@@ -198,6 +187,7 @@ def check_shared_identical(X, y, seed):
     shared, t_shared = timed(cross_validate_configurations, X, y, configurations, **kwargs)
     unshared, t_unshared = timed(cross_validate_configurations, X, y, configurations, share_preprocessing=False,
                                  **kwargs)
+    t_shared, t_unshared = t_shared.wall, t_unshared.wall
     assert np.array_equal(shared.predictions, unshared.predictions), "sharing changed a prediction"
     print(f"small grid, 3 folds: shared {t_shared:.1f} s vs unshared {t_unshared:.1f} s "
           f"(ratio {t_shared / t_unshared:.2f}); predictions bit-identical", flush=True)
@@ -216,8 +206,9 @@ def quality_split(X, y, grid, split, seed, n_jobs, out_dir=None):
     X_test, y_test = X.iloc[np.flatnonzero(test)], y.iloc[np.flatnonzero(test)]
     cvt_seed = int(rng.integers(2**31))
     configurations = default_configurations(grid)
-    full, secs = timed(cross_validate_configurations, X_train, y_train, configurations, random_state=cvt_seed,
-                       n_jobs=n_jobs, progress=False, refit=False)
+    full, watch = timed(cross_validate_configurations, X_train, y_train, configurations, random_state=cvt_seed,
+                        n_jobs=n_jobs, progress=False, refit=False)
+    secs = watch.wall
     words = seeds_of(cvt_seed, len(configurations))
     truth_y = (y_test == full.pos_label).astype(int).to_numpy()
     target = (y_train == full.pos_label).astype(int).to_numpy()

@@ -9,47 +9,21 @@ Writes the numbers to bench/out/intervals.md (summarised in bench/README.md).
 import argparse
 import os
 import platform
-import sys
-import time
 import warnings
 from pathlib import Path
 
 import numpy as np
 from sklearn.metrics import roc_auc_score
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from ciauto.intervals import (InfeasibleBoundWarning, bootstrap_aucs, delong_bound,  # noqa: E402
-                              empirical_influence, placement_influence, stratified_counts, tilt_log_weights,
-                              tilting_bound)
-from ciauto.simulation import SIMULATION_ARGS, paper_settings, simulate_predictions  # noqa: E402
-from ciauto.study_methods import apply_methods  # noqa: E402
-from ciauto.study_run import StudyRun  # noqa: E402
+from _timing import Stopwatch, interleaved_medians, median_seconds, timed
+from ciauto.intervals import (InfeasibleBoundWarning, bootstrap_aucs, delong_bound, empirical_influence,
+                              placement_influence, stratified_counts, tilt_log_weights, tilting_bound)
+from ciauto.simulation import SIMULATION_ARGS, paper_settings, simulate_predictions
+from ciauto.study import StudyRun, apply_methods
 
 METHODS = ("NB", "DL", "HM", "BT", "DL10p", "HM10p", "BT10p", "MABT")  # the competing methods (not BBC/BBC-F)
 
 warnings.simplefilter("ignore", InfeasibleBoundWarning)
-
-
-def median_seconds(fn, repeats):
-    fn()  # warm-up (numba compile/cache load, BLAS start-up)
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
-
-
-def paired_medians(ours, reference, repeats):
-    "Median seconds of both, calls interleaved so that load spikes on the shared machine hit both alike."
-    ours(), reference()
-    t_ours, t_ref = [], []
-    for _ in range(repeats):
-        for fn, times in ((ours, t_ours), (reference, t_ref)):
-            start = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - start)
-    return float(np.median(t_ours)), float(np.median(t_ref))
 
 
 # --- straightforward references -------------------------------------------------------------------------------
@@ -110,26 +84,27 @@ def bench_parts(sizes, ks, n_reference_replicates, repeats):
         for k in ks:
             y, s = eval_data(n_eval, k, 0)
             counts = stratified_counts(y, 2000, np.random.default_rng(0))
-            ours = median_seconds(lambda: bootstrap_aucs(y, s, counts), repeats)
+            ours = median_seconds(lambda: bootstrap_aucs(y, s, counts), repeats=repeats, min_total=0)
             sub = counts[:n_reference_replicates]
-            ref = median_seconds(lambda: reference_replicate_aucs(y, s, sub), 1) * 2000 / n_reference_replicates
+            ref = (median_seconds(lambda: reference_replicate_aucs(y, s, sub), repeats=1, min_total=0) * 2000
+                   / n_reference_replicates)
             rows.append(("replicate AUCs (R = 2000) vs sklearn loop", n_eval, k, ours, ref))
             assert np.allclose(pair_matrix_replicate_aucs(y, s, counts[:50]), bootstrap_aucs(y, s, counts[:50]))
-            ours, ref = paired_medians(lambda: bootstrap_aucs(y, s, counts),
-                                       lambda: pair_matrix_replicate_aucs(y, s, counts), repeats)
+            ours, ref = interleaved_medians(lambda: bootstrap_aucs(y, s, counts),
+                                            lambda: pair_matrix_replicate_aucs(y, s, counts), repeats=repeats)
             rows.append(("replicate AUCs (R = 2000) vs numpy pair matrix", n_eval, k, ours, ref))
         y, s = eval_data(n_eval, 1, 0)
         s = s[:, 0]
-        ours, ref = paired_medians(lambda: delong_bound(y, s), lambda: reference_delong(y, s), repeats)
+        ours, ref = interleaved_medians(lambda: delong_bound(y, s), lambda: reference_delong(y, s), repeats=repeats)
         rows.append(("DeLong bound", n_eval, 1, ours, ref))
         counts = stratified_counts(y, 2000, np.random.default_rng(0))
         t = bootstrap_aucs(y, s, counts)[:, 0]
-        ours, ref = paired_medians(lambda: empirical_influence(y, counts, t),
-                                   lambda: reference_influence(y, counts, t), repeats)
+        ours, ref = interleaved_medians(lambda: empirical_influence(y, counts, t),
+                                        lambda: reference_influence(y, counts, t), repeats=repeats)
         rows.append(("influence regression", n_eval, 1, ours, ref))
         l = empirical_influence(y, counts, t)
-        ours = median_seconds(lambda: tilt_log_weights(counts, l, -2.0), repeats)
-        ref = median_seconds(lambda: reference_weights(counts, l, -2.0), 1)
+        ours = median_seconds(lambda: tilt_log_weights(counts, l, -2.0), repeats=repeats, min_total=0)
+        ref = median_seconds(lambda: reference_weights(counts, l, -2.0), repeats=1, min_total=0)
         rows.append(("tilting weights, one τ", n_eval, 1, ours, ref))
     return rows
 
@@ -149,9 +124,8 @@ def bench_methods(sizes, ks, repeats):
             for rep in range(repeats):
                 sim = simulate_predictions(9, 6, n_samples=n, n_configurations=10 * k, random_state=rep)
                 run = StudyRun(sim.predictions, sim.y, sim.folds, truth=sim.true_performance, selection_seed=rep)
-                start = time.perf_counter()
-                selection = run.selection
-                times["selection"].append(time.perf_counter() - start)
+                selection, watch = timed(lambda: run.selection)
+                times["selection"].append(watch.wall)
                 for record in apply_methods(run, METHODS, seed=rep):
                     times[record["method"]].append(record["seconds"])
                     missing += int(np.isnan(record["bound"]))
@@ -171,12 +145,12 @@ def bench_study(runs_per_setting):
         args = row[list(SIMULATION_ARGS)].to_dict()
         times = []
         for rep in range(runs_per_setting + 1):
-            start = time.perf_counter()
-            sim = simulate_predictions(**args, random_state=1000 * setting + rep)
-            methods = ["NB"] if split_too_small(sim.y, sim.folds) else list(METHODS)
-            run_all(sim, rep, methods)
+            with Stopwatch() as watch:
+                sim = simulate_predictions(**args, random_state=1000 * setting + rep)
+                methods = ["NB"] if split_too_small(sim.y, sim.folds) else list(METHODS)
+                run_all(sim, rep, methods)
             if rep:  # the first run of each setting warms caches
-                times.append(time.perf_counter() - start)
+                times.append(watch.wall)
         rows.append(dict(setting=setting, beta=f"({row.beta_a},{row.beta_b})", N=row.n_samples,
                          C=row.n_configurations, balance=row.balance, methods="NB only" if len(methods) == 1 else "all 8",
                          seconds_per_run=float(np.mean(times))))
@@ -214,8 +188,8 @@ def bench_influence(sizes, big_sizes, repeats):
         s = s[:, 0]
         counts = stratified_counts(y, 2000, np.random.default_rng(0))
         t = bootstrap_aucs(y, s, counts)[:, 0]
-        ours, ref = paired_medians(lambda: placement_influence(y, s), lambda: empirical_influence(y, counts, t),
-                                   repeats)
+        ours, ref = interleaved_medians(lambda: placement_influence(y, s),
+                                        lambda: empirical_influence(y, counts, t), repeats=repeats)
         agree = np.corrcoef(placement_influence(y, s), empirical_influence(y, counts, t))[0, 1]
         rows.append((f"influence values, placement vs regression (corr {agree:.4f})", n, ours, ref,
                      peak_megabytes(lambda: placement_influence(y, s)),
@@ -223,10 +197,9 @@ def bench_influence(sizes, big_sizes, repeats):
     for n in big_sizes:
         y, s = eval_data(n, 1, 0)
         s = s[:, 0]
-        start = time.perf_counter()
-        mb = peak_megabytes(lambda: tilting_bound(y, s, random_state=0))
-        rows.append(("tilting_bound end to end (influence='auto': placements)", n, time.perf_counter() - start,
-                     float("nan"), mb, 8 * n * n / 1e6))
+        mb, watch = timed(peak_megabytes, lambda: tilting_bound(y, s, random_state=0))
+        rows.append(("tilting_bound end to end (influence='auto': placements)", n, watch.wall, float("nan"), mb,
+                     8 * n * n / 1e6))
     return rows
 
 

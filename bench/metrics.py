@@ -11,14 +11,12 @@ the goal (roc_auc at least 5× faster than scikit-learn at N = 10^6) holds in th
 import argparse
 import math
 import sys
-from pathlib import Path
 
 import numpy as np
 from sklearn import metrics as skm
 
-sys.path.insert(0, str(Path(__file__).parents[1]))
-from bench._timing import median_seconds  # noqa: E402
-from ciauto.metrics import average_precision, pr_auc, roc_auc  # noqa: E402
+from _timing import median_seconds
+from ciauto.metrics import average_precision, pr_auc, roc_auc
 
 GOAL_N, GOAL_RATIO = 10**6, 5.0
 

@@ -21,7 +21,6 @@ a small grid of six fast configurations, so the repetitions take minutes.
 The machine is shared: read the ratios, not the absolute seconds.
 """
 import argparse
-import time
 import warnings
 
 import numpy as np
@@ -34,6 +33,7 @@ from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 from threadpoolctl import threadpool_limits
 
+from _timing import timed
 from ciauto.bbc import bbc
 from ciauto.cvt import cross_validate_configurations, nested_cross_validation, predict_scores, preprocessor
 from ciauto.datasets import load_dataset
@@ -64,23 +64,18 @@ def split(y: pd.Series, n_train: int, max_test: int, rng) -> tuple[np.ndarray, n
     return np.sort(np.concatenate(train)), np.sort(test)
 
 
-def cpu_timed(fn, *args, **kwargs):
-    start = time.process_time()
-    out = fn(*args, **kwargs)
-    return out, time.process_time() - start
-
-
 def repetition(X, y, configurations, n_train, folds, seed) -> dict:
     rng = np.random.default_rng(seed)
     train, test = split(y, n_train, 1000, rng)
     X_train, y_train, X_test = X.iloc[train], y.iloc[train], X.iloc[test]
-    result, cvt_cpu = cpu_timed(cross_validate_configurations, X_train, y_train, configurations, n_folds=folds,
-                                random_state=seed, progress=False)
-    corrected, bbc_cpu = cpu_timed(bbc, result, n_bootstraps=1000, random_state=seed, progress=False)
+    result, cvt_watch = timed(cross_validate_configurations, X_train, y_train, configurations, n_folds=folds,
+                              random_state=seed, progress=False)
+    corrected, bbc_watch = timed(bbc, result, n_bootstraps=1000, random_state=seed, progress=False)
     codes_test = (y.iloc[test] == result.pos_label).astype(int).to_numpy()
     truth = roc_auc(codes_test, predict_scores(result.final_model, X_test.reset_index(drop=True), 2))
-    nested, nested_cpu = cpu_timed(nested_cross_validation, X_train, y_train, configurations, outer=folds,
-                                   inner=folds, random_state=seed, progress=False)
+    nested, nested_watch = timed(nested_cross_validation, X_train, y_train, configurations, outer=folds,
+                                 inner=folds, random_state=seed, progress=False)
+    cvt_cpu, bbc_cpu, nested_cpu = cvt_watch.cpu, bbc_watch.cpu, nested_watch.cpu  # process CPU seconds
     return {"truth": truth, "apparent": result.apparent, "bbc": corrected.estimate, "nested": nested.estimate,
             "cvt_fits": result.n_fits + 1, "nested_fits": nested.n_fits, "cvt_cpu": cvt_cpu, "bbc_cpu": bbc_cpu,
             "nested_cpu": nested_cpu, "nested_winners": len(set(nested.winners)), "winner": result.winner_name}

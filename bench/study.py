@@ -32,9 +32,13 @@ import numpy as np
 import pandas as pd
 
 from ciauto.simulation import paper_settings
-from ciauto.study_experiments import setting_label  # the study's own setting labels (file names of the saved runs)
 from ciauto.study import (PAPER_METHODS, average_ranks, paper_table, reference_options, run_simulation_study,
-                          summarize, timing_study, timing_summary)
+                          setting_label, summarize, timing_study, timing_summary)
+
+try:  # imported as bench.study (tests/test_results.py reads the records through it)
+    from ._timing import CLOCKS, Stopwatch, best_seconds, timed
+except ImportError:  # run as a script: bench/ is first on sys.path
+    from _timing import CLOCKS, Stopwatch, best_seconds, timed
 
 OUT = Path(__file__).parent / "out"
 RESULTS = Path(__file__).parent / "results"  # the committed per-run records behind the tables
@@ -50,9 +54,9 @@ def slice_study(n_runs: int, seed: int = 2024):
     walls = {}
     tables = {}
     for n_jobs in (1, 2):
-        start = time.perf_counter()
-        tables[n_jobs] = run_simulation_study(grid, n_runs=n_runs, random_state=seed, n_jobs=n_jobs, progress=False)
-        walls[n_jobs] = time.perf_counter() - start
+        tables[n_jobs], watch = timed(run_simulation_study, grid, n_runs=n_runs, random_state=seed, n_jobs=n_jobs,
+                                      progress=False)
+        walls[n_jobs] = watch.wall
     same = tables[1].drop(columns="seconds").equals(tables[2].drop(columns="seconds"))
     runs = tables[1]
     per_setting = runs.groupby("setting", sort=False)["seconds"].sum() / n_runs  # method seconds per run
@@ -77,9 +81,8 @@ def slice_study(n_runs: int, seed: int = 2024):
 def full_study(seed: int = 2024):
     grid = paper_settings()
     grid = grid[grid["main_table"]]
-    start = time.perf_counter()
-    runs = run_simulation_study(grid, n_runs=200, random_state=seed, n_jobs=2, progress=True)
-    wall = time.perf_counter() - start
+    runs, watch = timed(run_simulation_study, grid, n_runs=200, random_state=seed, n_jobs=2, progress=True)
+    wall = watch.wall
     OUT.mkdir(exist_ok=True)
     runs.to_csv(OUT / "simulation_runs.csv.gz", index=False)
     summary = summarize(runs, missing="strict")
@@ -94,11 +97,10 @@ def full_study(seed: int = 2024):
 def timing(n_repeats: int, grid=None):
     """BBC against BBC-F per call (B = 200) and per bootstrap: the per-bootstrap cost is the slope between B = 200
     and B = 1000 calls, so the fixed per-call cost (the fold matrix, argument checks, the winner) drops out."""
-    start = time.perf_counter()
     grid = grid or {}
-    t = timing_study(n_repeats=n_repeats, random_state=0, progress=False, **grid)
+    t, watch = timed(timing_study, n_repeats=n_repeats, random_state=0, progress=False, **grid)
     table = timing_summary(t)
-    print(f"\ntiming study (B = 200, one thread, {n_repeats} repeats, {time.perf_counter() - start:.0f} s):")
+    print(f"\ntiming study (B = 200, one thread, {n_repeats} repeats, {watch.wall:.0f} s):")
     wide = table.pivot_table(index=["factor", "value"], columns="method", values="median").sort_index()
     wide["BBC / BBC-F"] = wide["BBC"] / wide["BBC-F"]
     t_big = timing_study(n_repeats=n_repeats, random_state=0, progress=False, n_bootstraps=1000, **grid)
@@ -128,13 +130,10 @@ def cpu_timing(n_repeats: int = 7, sizes=((500, 5, 3), (500, 20, 3), (500, 100, 
             for method in ("pooled", "folds"):
                 for b in (200, 1000):
                     bbc(sim.predictions, sim.y, sim.folds, method=method, n_bootstraps=b, random_state=1, n_jobs=1)
-                    best = np.inf
-                    for rep in range(n_repeats):
-                        start = time.process_time()
-                        bbc(sim.predictions, sim.y, sim.folds, method=method, n_bootstraps=b, random_state=rep,
-                            n_jobs=1)
-                        best = min(best, time.process_time() - start)
-                    cost[method, b] = best
+                    seeds = iter(range(n_repeats))  # a new seed for each repeat
+                    cost[method, b] = best_seconds(lambda: bbc(sim.predictions, sim.y, sim.folds, method=method,
+                                                               n_bootstraps=b, random_state=next(seeds), n_jobs=1),
+                                                   n_repeats, clock="cpu")
             per = {m: (cost[m, 1000] - cost[m, 200]) / 800 for m in ("pooled", "folds")}
             rows.append({"N": n, "C": c, "F": f, "BBC s/call (B=200)": cost["pooled", 200],
                          "BBC-F s/call (B=200)": cost["folds", 200],
@@ -173,14 +172,14 @@ def reproduce(n_runs: int, modes, n_jobs: int, seed: int = 2024, reverse: bool =
                     os.close(os.open(lock, os.O_CREAT | os.O_EXCL))
                 except FileExistsError:
                     continue
-                start = time.perf_counter()
-                runs = run_simulation_study(row, n_runs=size, first_run=first, random_state=seed, n_jobs=n_jobs,
-                                            progress=False, methods=chosen,
-                                            **reference_options(chosen) if mode == "reference" else {})
-                runs.assign(mode=mode, seed=seed).to_csv(target, index=False, float_format="%.10g")
-                lock.unlink()
+                with Stopwatch() as watch:
+                    runs = run_simulation_study(row, n_runs=size, first_run=first, random_state=seed, n_jobs=n_jobs,
+                                                progress=False, methods=chosen,
+                                                **reference_options(chosen) if mode == "reference" else {})
+                    runs.assign(mode=mode, seed=seed).to_csv(target, index=False, float_format="%.10g")
+                    lock.unlink()
                 print(f"{mode} {label} runs {first}-{first + size - 1}: {len(runs)} records in "
-                      f"{time.perf_counter() - start:.0f} s ({time.strftime('%H:%M:%S')})", flush=True)
+                      f"{watch.wall:.0f} s ({time.strftime('%H:%M:%S')})", flush=True)
 
 
 # ciauto's default mode, full study (200 runs per setting, seed 2024, commit 9629793; bench/README.md): inclusion %.
@@ -414,11 +413,10 @@ def records_check(results: Path = RESULTS, study_md: Path = Path(__file__).paren
 
 def _study_run(setting: dict, run: int, seed: int = 2024):
     "Run `run` of one setting exactly as the study draws it (reproduction mode's data and split), with its seed."
-    from ciauto._checks import as_seed_sequence
     from ciauto.simulation import simulate_predictions
-    from ciauto.study_run import StudyRun, keyed_child
+    from ciauto.study import StudyRun, keyed_child
     s = {"n_folds": None, "n_classes": 2, **setting}
-    key = keyed_child(as_seed_sequence(seed), setting_label(s), run)
+    key = keyed_child(np.random.SeedSequence(seed), setting_label(s), run)
     sim = simulate_predictions(s["beta_a"], s["beta_b"], n_samples=s["n_samples"],
                                n_configurations=s["n_configurations"], balance=s["balance"],
                                random_state=np.random.default_rng(keyed_child(key, "data")),
@@ -435,7 +433,7 @@ def bbcf_conventions(n_runs: int, n_configurations: int = 100, balance="equal", 
     winner), and L_b as the pooled AUC of the out-of-bag rows instead of the mean of out-of-bag fold AUCs."""
     from ciauto.bbc import bbc
     from ciauto.intervals import fold_aucs
-    from ciauto.study_run import keyed_child
+    from ciauto.study import keyed_child
     setting = dict(beta_a=24, beta_b=6, n_samples=50, n_configurations=n_configurations, balance=balance)
     found = {k: [] for k in ("ciauto", "first", "last", "random", "float32 path", "pooled OOB AUC")}
     for r in range(n_runs):
@@ -556,43 +554,43 @@ def replay_study(seed: int = 2024, results: Path = RESULTS, methods_everywhere=(
     `methods_everywhere` on all 16. Records: bench/results/replay_reference.csv.gz; summary printed."""
     from ciauto.intervals import fold_aucs
     from ciauto.simulation import paper_settings, replay_reference_inputs
-    from ciauto.study_methods import apply_methods
-    from ciauto.study_run import StudyRun, keyed_child
-    from ciauto._checks import as_seed_sequence
+    from ciauto.study import StudyRun, apply_methods, keyed_child
     grid = paper_settings()
     keep = list(grid.index[grid.main_table])
     labels = {i: setting_label(dict(grid.loc[i])) for i in keep}
-    root = as_seed_sequence(seed)
+    root = np.random.SeedSequence(seed)
     checks, records = [], []
-    start, cpu = time.perf_counter(), time.process_time()
     method_seconds = 0.0
-    for setting, run, sim in replay_reference_inputs(keep):
-        label = labels[setting]
-        truth = sim.true_performance
-        P = fold_aucs(sim.predictions.astype(np.float32).astype(np.float64), sim.y, sim.folds)
-        checks.append({"setting": label, "run": run, "best_truth": truth.max(),
-                       "winner_truth": truth[np.argmax(P.mean(axis=0))]})
-        chosen, draws = REPLAY_METHODS.get(label, ([], 1))
-        chosen = list(dict.fromkeys([*chosen, *methods_everywhere]))
-        t0 = time.process_time()
-        for draw in range(draws):
-            names = chosen if draw == 0 else [m for m in chosen if m in SPLIT_METHODS]
-            key = keyed_child(root, label, run, draw)
-            study_run = StudyRun(sim.predictions, sim.y, sim.folds, truth=truth,
-                                 selection_seed=keyed_child(key, "selection"), selection_options={"direction": "auto"})
-            options = reference_options(names)
-            out = apply_methods(study_run, names, alpha=0.05, seed=key, method_options=options["method_options"])
-            strict = set(options["strict_inclusion"])
-            for r in out:
-                if r["method"] in strict and np.isfinite(r["bound"]):
-                    r["included"] = bool(r["truth"] > r["bound"])
-                records.append({"setting": label, "run": run, "draw": draw, "method": r["method"],
-                                "bound": r["bound"], "truth": r["truth"], "included": r["included"],
-                                "selected": r["selected"], "seed": seed})
-        method_seconds += time.process_time() - t0
-        if run == 199:
-            print(f"{label}: done at {time.perf_counter() - start:.0f} s wall", flush=True)
-    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    with Stopwatch() as whole:
+        for setting, run, sim in replay_reference_inputs(keep):
+            label = labels[setting]
+            truth = sim.true_performance
+            P = fold_aucs(sim.predictions.astype(np.float32).astype(np.float64), sim.y, sim.folds)
+            checks.append({"setting": label, "run": run, "best_truth": truth.max(),
+                           "winner_truth": truth[np.argmax(P.mean(axis=0))]})
+            chosen, draws = REPLAY_METHODS.get(label, ([], 1))
+            chosen = list(dict.fromkeys([*chosen, *methods_everywhere]))
+            with Stopwatch() as methods_watch:
+                for draw in range(draws):
+                    names = chosen if draw == 0 else [m for m in chosen if m in SPLIT_METHODS]
+                    key = keyed_child(root, label, run, draw)
+                    study_run = StudyRun(sim.predictions, sim.y, sim.folds, truth=truth,
+                                         selection_seed=keyed_child(key, "selection"),
+                                         selection_options={"direction": "auto"})
+                    options = reference_options(names)
+                    out = apply_methods(study_run, names, alpha=0.05, seed=key,
+                                        method_options=options["method_options"])
+                    strict = set(options["strict_inclusion"])
+                    for r in out:
+                        if r["method"] in strict and np.isfinite(r["bound"]):
+                            r["included"] = bool(r["truth"] > r["bound"])
+                        records.append({"setting": label, "run": run, "draw": draw, "method": r["method"],
+                                        "bound": r["bound"], "truth": r["truth"], "included": r["included"],
+                                        "selected": r["selected"], "seed": seed})
+            method_seconds += methods_watch.cpu
+            if run == 199:
+                print(f"{label}: done at {whole.lap():.0f} s wall", flush=True)
+    wall, cpu = whole.wall, whole.cpu
     results = Path(results)
     results.mkdir(parents=True, exist_ok=True)
     checks = pd.DataFrame(checks)
@@ -617,7 +615,7 @@ def replay_report(results: Path = RESULTS) -> str:
         lines.append(f"| {label} | {g.best_truth.mean():.10f} | {best:.10f} | {g.winner_truth.mean():.10f} | "
                      f"{theo:.10f} / {AUTHORS_WINNER_TRUTH[label]:.10f} |".replace("nan", "–"))
     per = runs.groupby(["setting", "method", "draw"], sort=False)["included"].mean().unstack("draw")
-    from ciauto.study_reports import paper_simulation_table
+    from ciauto.study import paper_simulation_table
     paper = paper_simulation_table().set_index(["setting", "method"])["inclusion"]
     lines += ["", "| setting | method | inclusion, draw 0 | mean over draws | per-draw SD | draws | tightness (draw 0) |"
               " authors' summary | paper |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
@@ -669,18 +667,19 @@ def _dask_context(backend: str, n_workers: int = 2):
 
 
 def _worker_cpu(context) -> float:
-    "CPU seconds used so far by the Dask workers (time.process_time on each, summed); NaN without Dask."
+    "CPU seconds used so far by the Dask workers (the CPU clock of each, summed); NaN without Dask."
     client = getattr(context, "client", None)
-    return sum(client.run(time.process_time).values()) if client is not None else float("nan")
+    return sum(client.run(CLOCKS["cpu"]).values()) if client is not None else float("nan")
 
 
 def _timed_split(name, size, split_count, grid, data_home, seed):
-    "One dataset's first `split_count` splits on this worker, with the CPU seconds they took (time.process_time)."
+    "One dataset's first `split_count` splits on this worker, with the CPU seconds they took (this process's clock)."
     from ciauto.study import run_real_data_study
-    start = time.process_time()
+    cpu = CLOCKS["cpu"]  # the clock itself (a builtin), not a helper: this runs on a Dask worker
+    start = cpu()
     runs = run_real_data_study([name], train_size=size, n_splits=split_count, configurations=grid,
                                random_state=seed, n_jobs=1, progress=False, data_home=data_home)
-    return name, time.process_time() - start, runs
+    return name, cpu() - start, runs
 
 
 def real_data_cost(data_home: str, n_configurations: int = 24, seed: int = 7, backend: str = "dask"):
@@ -762,14 +761,16 @@ def real_data(n_splits: int, data_home: str, n_configurations: int = 81, seed: i
                 if not todo[name]:
                     continue
                 splits = todo[name].pop(0)
-                start, cpu = time.perf_counter(), _worker_cpu(context)
-                runs = []
-                for first, last in _contiguous(splits):
-                    runs.append(run_real_data_study([name], train_size=PAPER_DATASETS[name], n_splits=last - first + 1,
-                                                    first_split=first, configurations=grid, random_state=seed,
-                                                    n_jobs=-1, progress=False, data_home=data_home, **options))
-                runs = pd.concat(runs, ignore_index=True).assign(mode=mode, seed=seed)
-                wall, cpu = time.perf_counter() - start, _worker_cpu(context) - cpu
+                cpu = _worker_cpu(context)
+                with Stopwatch() as watch:
+                    runs = []
+                    for first, last in _contiguous(splits):
+                        runs.append(run_real_data_study([name], train_size=PAPER_DATASETS[name],
+                                                        n_splits=last - first + 1, first_split=first,
+                                                        configurations=grid, random_state=seed, n_jobs=-1,
+                                                        progress=False, data_home=data_home, **options))
+                    runs = pd.concat(runs, ignore_index=True).assign(mode=mode, seed=seed)
+                wall, cpu = watch.wall, _worker_cpu(context) - cpu
                 target = folder / f"{name}_{splits[0]:03d}-{splits[-1]:03d}.csv.gz"
                 runs[REAL_COLUMNS].to_csv(target, index=False, float_format="%.10g")
                 pd.DataFrame([{"dataset": name, "first": splits[0], "last": splits[-1], "wall_seconds": round(wall, 1),
@@ -950,9 +951,8 @@ def quick():
     ref = reference_options(PAPER_METHODS)
     ref["method_options"] = {m: {**o, **options.get(m, {})} for m, o in ref["method_options"].items()}
     for mode, kwargs in (("default", {"method_options": options}), ("reference", ref)):
-        start = time.perf_counter()
-        runs = run_simulation_study(settings, n_runs=2, random_state=0, progress=False, **kwargs)
-        print(f"quick {mode}: {len(runs)} records in {time.perf_counter() - start:.1f} s; "
+        runs, watch = timed(run_simulation_study, settings, n_runs=2, random_state=0, progress=False, **kwargs)
+        print(f"quick {mode}: {len(runs)} records in {watch.wall:.1f} s; "
               f"summed method seconds ratio BBC / BBC-F = "
               f"{runs[runs.method == 'BBC'].seconds.sum() / runs[runs.method == 'BBC-F'].seconds.sum():.2f}")
     timing(1, grid=dict(n_samples=(200,), n_configurations=(5,), n_folds=(3,)))

@@ -12,8 +12,6 @@ best-first, top-5, minimum support 20, depths 2–4, each metric, α = β ∈ {0
 import argparse
 import os
 import platform
-import statistics
-import sys
 import time
 import warnings
 from pathlib import Path
@@ -22,9 +20,9 @@ import numpy as np
 import pandas as pd
 from sklearn.ensemble import HistGradientBoostingClassifier
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from ciauto.subgroups import (SearchOptions, build_selectors, find_subgroups, labels_scores,  # noqa: E402
-                              prepare_split, subroc_splits)
+from _timing import Stopwatch, median_seconds, timed
+from ciauto.subgroups import (SearchOptions, build_selectors, find_subgroups, labels_scores, prepare_split,
+                              subroc_splits)
 
 METRICS = ("roc_auc", "pr_auc", "average_ranking_loss")
 POSITIVE = {"adult": ("class", "<=50K"), "credit-g": ("class", "good")}
@@ -59,20 +57,17 @@ def search_split(name):
     return scored.iloc[search].reset_index(drop=True)
 
 
-def timed(fn, repeats, clock=time.process_time):
-    "Median over `repeats` of the CPU time of this process (robust on a shared machine) and the last result."
-    times, out = [], None
-    for _ in range(repeats):
-        start = clock()
-        out = fn()
-        times.append(clock() - start)
-    return statistics.median(times), out
+def median_and_result(fn, repeats, clock="cpu"):
+    "Median seconds of `repeats` calls on `clock` (CPU of this process: robust on a shared machine), and the last result."
+    out = []
+    seconds = median_seconds(lambda: out.append(fn()), repeats=repeats, min_total=0, warmup=False, clock=clock)
+    return seconds, out[-1]
 
 
-def run_ours(D, metric, depth, ab, oe, repeats, clock=time.process_time, **kw):
-    return timed(lambda: find_subgroups(D, label="label", score="score", metric=metric, depth=depth, min_support=20,
-                                        top_k=5, size_weight=ab, balance_weight=ab, optimistic_estimates=oe, **kw),
-                 repeats, clock)
+def run_ours(D, metric, depth, ab, oe, repeats, clock="cpu", **kw):
+    return median_and_result(lambda: find_subgroups(D, label="label", score="score", metric=metric, depth=depth,
+                                                    min_support=20, top_k=5, size_weight=ab, balance_weight=ab,
+                                                    optimistic_estimates=oe, **kw), repeats, clock)
 
 
 def prepare_only(D):
@@ -93,16 +88,16 @@ def features(D, name, depth, repeats, n_bootstraps):
                                                                                           optimistic_estimates=False)}
     rows, base = [], None
     for label, kw in variants.items():
-        t, r = timed(lambda: find_subgroups(D, **{"label": "label", "score": "score", "depth": depth,
-                                                  "min_support": 20, "top_k": 5, **kw}), repeats)
+        t, r = median_and_result(lambda: find_subgroups(D, **{"label": "label", "score": "score", "depth": depth,
+                                                              "min_support": 20, "top_k": 5, **kw}), repeats)
         base = base or t
         rows.append(dict(data=name, depth=depth, variant=label, seconds=t, ratio=t / base,
                          evaluated=r.n_evaluated, max_frontier=r.settings["max_frontier"],
                          top=r.table["pattern"].iloc[0] if len(r.table) else ""))
         print(rows[-1], flush=True)
-    t_search, found = timed(lambda: find_subgroups(D, label="label", score="score", depth=min(depth, 3),
-                                                   min_support=20, top_k=5), repeats)
-    t, _ = timed(lambda: corrected_gaps(found, D, n_bootstraps=n_bootstraps, random_state=0), 1)
+    t_search, found = median_and_result(lambda: find_subgroups(D, label="label", score="score", depth=min(depth, 3),
+                                                               min_support=20, top_k=5), repeats)
+    t = timed(corrected_gaps, found, D, n_bootstraps=n_bootstraps, random_state=0)[1].cpu
     rows.append(dict(data=name, depth=min(depth, 3), variant=f"corrected_gaps, B={n_bootstraps}", seconds=t,
                      ratio=t / t_search, evaluated=found.n_evaluated, max_frontier=np.nan,
                      top=f"per bootstrap: {t / n_bootstraps / t_search:.2f} x one search at this depth"))
@@ -125,9 +120,8 @@ def run_pysubgroup(D, metric, depth, ab, oe):
     counting = _Counting(qf, oe)
     task = ps.SubgroupDiscoveryTask(D, mpt.SoftClassifierTarget("label", "score"), space, counting, result_set_size=5,
                                     depth=depth, min_quality=0, constraints=[ps.MinSupportConstraint(20)])
-    start = time.process_time()
-    result = ps.BestFirstSearch().execute(task)
-    seconds = time.process_time() - start
+    result, watch = timed(ps.BestFirstSearch().execute, task)
+    seconds = watch.cpu
     top = [(float(q), " AND ".join(sorted(names[s] for s in desc.selectors)))
            for q, desc in result.to_descriptions() if q > 0]
     return seconds, counting.n, top
@@ -229,8 +223,8 @@ def main():
     # parallel: depth 4 on adult, sequential vs n_jobs=2 (identical table)
     par_rows = []
     for metric in ("roc_auc",) if not args.full else METRICS:
-        t_seq, r_seq = run_ours(splits[big], metric, 4, 0.0, True, repeats, clock=time.perf_counter)
-        t_par, r_par = run_ours(splits[big], metric, 4, 0.0, True, repeats, clock=time.perf_counter, n_jobs=2)
+        t_seq, r_seq = run_ours(splits[big], metric, 4, 0.0, True, repeats, clock="wall")
+        t_par, r_par = run_ours(splits[big], metric, 4, 0.0, True, repeats, clock="wall", n_jobs=2)
         par_rows.append(dict(metric=metric, seconds_sequential=t_seq, seconds_n_jobs_2=t_par,
                              evaluated_sequential=r_seq.n_evaluated, evaluated_n_jobs_2=r_par.n_evaluated,
                              same_table=bool(r_seq.table.equals(r_par.table))))
@@ -257,7 +251,8 @@ def main():
         prep_seconds = {}
         for name, D in splits.items():
             attributes = [c for c in D.columns if c not in ("label", "score")]
-            prep_seconds[name] = timed(lambda: prepare_only(D), 3)[0]
+            prep_seconds[name] = median_seconds(lambda: prepare_only(D), repeats=3, min_total=0, warmup=False,
+                                                clock="cpu")
         ps_rows = []
         for name, depth, metric, ab in configs:
             D = splits[name]
@@ -394,14 +389,14 @@ def paper_parts(name, model="xgboost"):
     encoded = pd.get_dummies(frame, columns=nominal, dtype=bool)
     encoded.columns = [f"f{i}" for i in range(encoded.shape[1])]   # xgboost refuses '[', ']', '<' in names
     train, search, validation, holdout = subroc_splits(len(frame), random_state=0)
-    start = time.process_time()
-    if model == "xgboost":
-        from xgboost import XGBClassifier
-        clf = XGBClassifier(n_jobs=1)
-    else:
-        clf = HistGradientBoostingClassifier(random_state=0)
-    clf.fit(encoded.iloc[train], label.iloc[train])
-    fit_seconds = time.process_time() - start
+    with Stopwatch() as watch:
+        if model == "xgboost":
+            from xgboost import XGBClassifier
+            clf = XGBClassifier(n_jobs=1)
+        else:
+            clf = HistGradientBoostingClassifier(random_state=0)
+        clf.fit(encoded.iloc[train], label.iloc[train])
+    fit_seconds = watch.cpu
     scored = frame.assign(label=label, score=clf.predict_proba(encoded)[:, 1].astype(float))
     return scored, nominal, (train, search, validation, holdout), fit_seconds
 
@@ -434,17 +429,15 @@ def paper_experiment(name, metric, n_permutations, model="xgboost", parts=None, 
     settings = {"b": dict(top_k=5), "f": dict(top_k=100, size_weight=1.0, balance_weight=1.0,
                                               generalization_aware=True), "t6": dict(top_k=100)}
     for key, extra in settings.items():
-        start = time.process_time()
-        found = find_subgroups(D, **common, **extra)
-        row[f"seconds_search_{key}"] = time.process_time() - start
+        found, watch = timed(find_subgroups, D, **common, **extra)
+        row[f"seconds_search_{key}"] = watch.cpu
         for seed in seeds:
             suffix = "" if len(seeds) == 1 and seed == 0 else f"_seed{seed}"
-            start = time.process_time()
-            with warnings.catch_warnings():
+            with warnings.catch_warnings(), Stopwatch() as watch:
                 warnings.simplefilter("ignore")
                 tested = significance_filter(found, V, n_permutations=n_permutations, fdr=0.05, random_state=seed,
                                              k=None if key == "b" else 5, pvalue=pvalue)
-            row[f"seconds_test_{key}{suffix}"] = time.process_time() - start
+            row[f"seconds_test_{key}{suffix}"] = watch.cpu
             significant = np.flatnonzero(tested.table["significant"].to_numpy())
             n_found, n_sig = len(found.table), len(significant)
             if key == "b":

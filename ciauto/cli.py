@@ -21,17 +21,7 @@ from pathlib import Path
 from . import __version__
 
 # %% auto #0
-__all__ = ['QUIET_HELP', 'BBC_METHODS', 'REPORT_HINT', 'BBC_FIELDS', 'CONFORMAL_METHODS', 'CONFORMAL_COLUMNS', 'SUBGROUP_METRICS',
-           'LONG_COLUMNS', 'META_PREFIX', 'COMMANDS', 'INPUT_OPTIONS', 'OUTPUT_OPTIONS', 'OPTION_NAMES', 'Report',
-           'json_safe', 'json_text', 'integer', 'probability', 'output_file', 'preview', 'read_csv', 'check_input_file',
-           'add_estimate_arguments', 'add_bootstrap_arguments', 'is_continuous', 'match_label', 'as_written',
-           'numeric_column', 'complete_column', 'identifier_columns', 'load_table', 'run_cvt', 'captured_warnings',
-           'run_bbc', 'bbc_groups', 'bbc_table', 'describe_cvt', 'bbc_record', 'options_record', 'estimate_record',
-           'save_plot', 'run_estimate', 'add_conformal_arguments', 'load_scores', 'run_conformal',
-           'add_subgroups_arguments', 'example_scored_table', 'round_numbers', 'run_subgroups', 'add_bbc_arguments',
-           'table_metadata', 'bbc_target_options', 'detect_layout', 'check_oof_table', 'check_label',
-           'check_bootstraps', 'oof_result', 'below_chance', 'run_bbc_command', 'build_parser', 'check_paths',
-           'as_options', 'main']
+__all__ = ['run_estimate', 'run_conformal', 'run_subgroups', 'run_bbc_command', 'main']
 
 # %% ../nbs/09_cli.ipynb #2eed20ef
 @dataclass
@@ -608,7 +598,7 @@ def save_plot(result, # the CVTResult
     plt.close(fig)
     return f"plot saved to {path}"
 
-
+# %% ../nbs/09_cli.ipynb #78e7d699
 def run_estimate(args: argparse.Namespace, # the parsed `estimate` options
                 ) -> Report:
     "`ciauto estimate`: CVT of the default configurations, then BBC/BBC-F of the winner."
@@ -684,7 +674,7 @@ CONFORMAL_COLUMNS = {  # conformal_table's column -> the printed name (β = the 
     "fpr_at_tpr": "FPR@TPR", "conformal_fpr_at_tpr": "FPR@TPR <=", "conformal_fpr_at_tpr_lower": "FPR@TPR >=",
     "threshold": "threshold"}
 
-
+# %% ../nbs/09_cli.ipynb #50689e95
 def run_conformal(args: argparse.Namespace, # the parsed `conformal` options
                  ) -> Report:
     "`ciauto conformal`: classical values and conformal bounds of AUROC and FPR@TPR for each band correction."
@@ -1064,7 +1054,7 @@ def below_chance(result, # the CVTResult
             f"the class {as_written(other)} higher, not the positive class {as_written(result.classes[1])}. If they "
             f"are probabilities or scores of {as_written(other)}, give --positive {other}")
 
-
+# %% ../nbs/09_cli.ipynb #15bd0c5a
 def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
                    ) -> Report:
     "`ciauto bbc`: BBC/BBC-F of the CV winner of a table of out-of-fold predictions."
@@ -1204,7 +1194,7 @@ def _one_line(error: BaseException, limit: int = 600) -> str:
     message = as_options(" ".join(str(error).split())) or type(error).__name__
     return message if len(message) <= limit else message[:limit - 3] + "..."
 
-
+# %% ../nbs/09_cli.ipynb #0f8f8434
 def main(argv: list[str] | None = None, # the arguments (default: sys.argv[1:])
         ) -> int: # the exit code: 0 done, 2 bad input, 1 an unexpected failure (one line on stderr)
     "Entry point of the `ciauto` console script."

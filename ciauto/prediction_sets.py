@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, field
+from typing import Callable
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -22,8 +23,9 @@ from ._checks import (as_array, as_float_array, as_generator, check_bool, check_
 from .conformal import outlier_scores
 
 # %% auto #0
-__all__ = ['METHODS', 'SCORE_KINDS', 'APS_RULES', 'MAHALANOBIS_COVARIANCES', 'lac_scores', 'aps_scores', 'conformal_threshold',
-           'PredictionSets', 'conformal_sets', 'softmax_scores', 'class_conditional_scores']
+__all__ = ['METHODS', 'SCORE_KINDS', 'SCORE_OPTIONS', 'APS_RULES', 'MAHALANOBIS_COVARIANCES', 'lac_scores', 'aps_scores',
+           'SetScore', 'register_set_score', 'unregister_set_score', 'list_set_scores', 'get_set_score',
+           'conformal_threshold', 'PredictionSets', 'conformal_sets', 'softmax_scores', 'class_conditional_scores']
 
 # %% ../nbs/07b_prediction_sets.ipynb #15b439e0
 METHODS = ("lac", "aps", "raps")
@@ -90,6 +92,118 @@ def aps_scores(probabilities,  # n x K, higher = more plausible
             raise ValueError(f"u must hold one value in [0, 1] per row of probabilities ({p.shape[0]}), got shape "
                              f"{u.shape}")
     return _aps(p, u, check_real(lam, "lam", minimum=0), check_int(k_reg, "k_reg", minimum=0))
+
+# %% ../nbs/07b_prediction_sets.ipynb #3d7a0c58
+SCORE_OPTIONS = ("lam", "k_reg")  # the per-call options of `conformal_sets` that a registered score may take
+
+
+def _at_most(nonconformity,  # m x K nonconformity of the test points
+             threshold,  # q_hat: a number, or one per class (Mondrian)
+            ):
+    "The split-conformal set: every class whose nonconformity is at most the threshold (Mondrian: one per class)."
+    return nonconformity <= threshold
+
+
+@dataclass(frozen=True)
+class SetScore:
+    "A nonconformity score of `conformal_sets`, registered by name: its score, its set rule and its options."
+    name: str  # the `method` name of `conformal_sets`
+    score: Callable  # `score(probabilities, u, **options)`: n x K nonconformity of validated n x K scores; u is one uniform per row, or None for u = 1
+    sets: Callable = _at_most  # `sets(nonconformity, threshold)`: bool m x K sets from the test scores and q_hat (a number, or one per class)
+    options: dict = field(default_factory=dict)  # the score's per-call options (among `SCORE_OPTIONS`) and their defaults
+    check: Callable | None = None  # `check(**options) -> dict`: the options validated (None: taken as given)
+    randomizable: bool = False  # the score takes a uniform u per point, so APS's rules apply (`APS_RULES`)
+    probabilities: bool = False  # the score matrices must be probabilities in [0, 1]
+    nonconformity: bool = False  # `scores="nonconformity"` is allowed: the matrices are then the nonconformity itself
+    description: str = ""  # one line for the repr
+
+    def __repr__(self):
+        flags = [f for f, on in (("randomizable", self.randomizable), ("probabilities in [0, 1]", self.probabilities),
+                                 ("takes nonconformity", self.nonconformity)) if on]
+        options = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        extra = "; ".join(filter(None, [", ".join(flags), options]))
+        return f"SetScore({self.name!r}{' [' + extra + ']' if extra else ''}: {self.description})"
+
+
+_SET_SCORES: dict[str, SetScore] = {}
+
+
+def register_set_score(name: str,  # the `method` name of `conformal_sets`
+                       score: Callable,  # `score(probabilities, u, **options)` -> n x K nonconformity (lower = more plausible)
+                       *,
+                       sets: Callable | None = None,  # `sets(nonconformity, threshold)` -> bool sets (None: nonconformity <= threshold)
+                       options: dict | None = None,  # per-call options (names among `SCORE_OPTIONS`) and their defaults
+                       check: Callable | None = None,  # `check(**options) -> dict`, validating the options (None: as given)
+                       randomizable: bool = False,  # the score uses a uniform u per point: APS's rules apply
+                       probabilities: bool = False,  # refuse score matrices outside [0, 1]
+                       nonconformity: bool = False,  # allow `scores="nonconformity"` (the matrices used as they are)
+                       description: str = "",  # one line for the repr (default: the docstring's first line)
+                       replace: bool = False,  # overwrite a score of the same name
+                      ) -> SetScore:
+    """Register a nonconformity score for `conformal_sets(method=name)`. Options outside `SCORE_OPTIONS` are fixed at
+    registration instead (e.g. with `functools.partial`), one registered name per setting."""
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"name must be a non-empty string, got {name!r}")
+    for fn, what in ((score, "score"), (sets, "sets"), (check, "check")):
+        if fn is not None and not callable(fn):
+            raise TypeError(f"{what} must be callable, got {type(fn).__name__}")
+    options = dict(options or {})
+    unknown = [k for k in options if k not in SCORE_OPTIONS]
+    if unknown:
+        raise ValueError(f"options {unknown} are not per-call options of conformal_sets {list(SCORE_OPTIONS)}; fix "
+                         "them at registration instead (functools.partial), one registered name per setting")
+    if name in _SET_SCORES and not replace:
+        raise ValueError(f"a score named {name!r} is already registered; pass replace=True to overwrite it")
+    entry = SetScore(name, score, sets or _at_most, options, check, check_bool(randomizable, "randomizable"),
+                     check_bool(probabilities, "probabilities"), check_bool(nonconformity, "nonconformity"),
+                     description or (score.__doc__ or "").strip().split("\n")[0])
+    _SET_SCORES[name] = entry
+    return entry
+
+
+def unregister_set_score(name: str,  # the name of a registered score
+                        ) -> None:
+    "Remove a registered score."
+    get_set_score(name)
+    del _SET_SCORES[name]
+
+
+def list_set_scores() -> list[str]:
+    "Names of the registered scores (the valid `method` values of `conformal_sets`), in registration order."
+    return list(_SET_SCORES)
+
+
+def get_set_score(name,  # a registered score's name (a `SetScore` passes through)
+                 ) -> SetScore:
+    "The registered score called `name`; an unknown name is refused with the registered ones listed."
+    if isinstance(name, SetScore):
+        return name
+    return _SET_SCORES[check_choice(name, "method", tuple(_SET_SCORES))]
+
+
+def _lac(probabilities, u):
+    "LAC: 1 - p(y | x) (Sadinle et al., 2019)"
+    return 1.0 - probabilities
+
+
+def _aps_plain(probabilities, u):
+    "APS: the mass ranked before y plus u p(y | x) (Romano et al., 2020)"
+    return _aps(probabilities, u, 0.0, 0)
+
+
+def _raps(probabilities, u, lam, k_reg):
+    "RAPS: APS plus lam max(0, rank - k_reg) (Angelopoulos et al., 2021)"
+    return _aps(probabilities, u, lam, k_reg)
+
+
+def _check_raps(lam, k_reg):
+    return {"lam": check_real(lam, "lam", minimum=0), "k_reg": check_int(k_reg, "k_reg", minimum=0)}
+
+
+register_set_score("lac", _lac, nonconformity=True, replace=True)
+register_set_score("aps", _aps_plain, randomizable=True, probabilities=True, replace=True)
+register_set_score("raps", _raps, options={"lam": 0.01, "k_reg": 1}, check=_check_raps, randomizable=True,
+                   probabilities=True, replace=True)
 
 # %% ../nbs/07b_prediction_sets.ipynb #7a2a6b26
 def _threshold(r: np.ndarray, alpha: float) -> tuple[float, int]:
@@ -235,31 +349,38 @@ PredictionSets.to_dict, PredictionSets.to_frame, PredictionSets.plot = _to_dict,
 APS_RULES = ("include_last", "exact", "randomized")
 
 
+def _names(predicate) -> str:
+    "The registered scores with a property, as 'aps' or 'raps'."
+    return " or ".join(repr(s.name) for s in _SET_SCORES.values() if predicate(s))
+
+
 def _check_options(method, scores, rule, randomized, lam, k_reg):
-    "Validated (method, scores, rule, lam, k_reg); the APS/RAPS rule defaults to include_last, RAPS to lam = 0.01, k_reg = 1."
-    method = check_choice(method, "method", METHODS)
+    """Validated (score, scores, rule, options): the registered score, the APS rule of a randomizable score (default
+    include_last) and the score's options (RAPS: lam = 0.01, k_reg = 1 unless given)."""
+    score = get_set_score(method)
     scores = check_choice(scores, "scores", SCORE_KINDS)
     randomized = check_bool(randomized, "randomized")
-    if method != "raps" and (lam is not None or k_reg is not None):
-        raise ValueError(f"lam and k_reg apply to method='raps' only, not to method={method!r}")
-    if method == "lac" and randomized:
-        raise ValueError("randomized applies to method='aps' or 'raps'; LAC has no randomised variant")
-    if method == "lac" and rule is not None:
-        raise ValueError(f"rule applies to method='aps' or 'raps' ({', '.join(map(repr, APS_RULES))}); LAC has one "
-                         f"rule, got rule={rule!r}")
-    if method != "lac" and scores == "nonconformity":
-        raise ValueError(f"method={method!r} needs probabilities (scores='probability'); turn nonconformity "
+    given = {name: value for name, value in zip(SCORE_OPTIONS, (lam, k_reg)) if value is not None}
+    if any(name not in score.options for name in given):
+        raise ValueError(f"{' and '.join(SCORE_OPTIONS)} apply to method={_names(lambda s: s.options)} only, not to "
+                         f"method={score.name!r}")
+    if not score.randomizable and randomized:
+        raise ValueError(f"randomized applies to method={_names(lambda s: s.randomizable)}; {score.name!r} has no "
+                         "randomised variant")
+    if not score.randomizable and rule is not None:
+        raise ValueError(f"rule applies to method={_names(lambda s: s.randomizable)} "
+                         f"({', '.join(map(repr, APS_RULES))}); {score.name!r} has one rule, got rule={rule!r}")
+    if scores == "nonconformity" and not score.nonconformity:
+        raise ValueError(f"method={score.name!r} needs probabilities (scores='probability'); turn nonconformity "
                          "scores into probabilities with softmax_scores first")
-    if method != "lac":
+    if score.randomizable:
         if rule is None:
             rule = "randomized" if randomized else "include_last"
         rule = check_choice(rule, "rule", APS_RULES)
         if randomized and rule != "randomized":
             raise ValueError(f"randomized=True is rule='randomized'; it contradicts rule={rule!r}")
-    if method == "raps":
-        lam = check_real(0.01 if lam is None else lam, "lam", minimum=0)
-        k_reg = check_int(1 if k_reg is None else k_reg, "k_reg", minimum=0)
-    return method, scores, rule, lam, k_reg
+    options = {name: given.get(name, default) for name, default in score.options.items()}
+    return score, scores, rule, score.check(**options) if score.check else options
 
 # %% ../nbs/07b_prediction_sets.ipynb #50b8f2c0
 def _mondrian_thresholds(r_true, y, n_classes, alpha):
@@ -279,7 +400,7 @@ def conformal_sets(calibration_scores,  # n x K per-class scores of the calibrat
                    calibration_labels,  # their true classes, column indices 0..K-1
                    test_scores,  # m x K per-class scores of the test points
                    *,
-                   method: str = "lac",  # "lac", "aps" or "raps"
+                   method: str = "lac",  # a registered score: "lac", "aps", "raps" or your own (`register_set_score`)
                    alpha: float = 0.1,  # miscoverage level in (0, 1): sets cover with probability >= 1 - alpha
                    rule: str | None = None,  # APS/RAPS: "include_last" (None: the default), "exact" or "randomized"
                    randomized: bool = False,  # APS/RAPS: True is rule="randomized" (u ~ U(0, 1) at both steps)
@@ -289,37 +410,37 @@ def conformal_sets(calibration_scores,  # n x K per-class scores of the calibrat
                    scores: str = "probability",  # "probability" (higher = more plausible) or "nonconformity"
                    random_state=0,  # int >= 0 (default 0: the same sets every call), SeedSequence, Generator or None
                   ) -> PredictionSets:
-    "Split-conformal prediction sets with coverage >= 1 - alpha (LAC, APS or RAPS; marginal or per class)."
-    method, scores, rule, lam, k_reg = _check_options(method, scores, rule, randomized, lam, k_reg)
+    "Split-conformal prediction sets with coverage >= 1 - alpha (LAC, APS, RAPS or a registered score; marginal or per class)."
+    score, scores, rule, options = _check_options(method, scores, rule, randomized, lam, k_reg)
     alpha = check_probability(alpha, "alpha")
     mondrian = check_bool(mondrian, "mondrian")
     cal = _score_matrix(calibration_scores, "calibration_scores")
     test = _score_matrix(test_scores, "test_scores", cal.shape[1])
     y = _class_labels(calibration_labels, "calibration_labels", cal.shape[0], cal.shape[1])
-    if method == "lac":
-        r_cal, r_test = (cal, test) if scores == "nonconformity" else (lac_scores(cal), lac_scores(test))
+    if scores == "nonconformity":  # only for a score that allows it (LAC): the matrices are the nonconformity
+        r_cal, r_test = cal, test
     else:
-        for matrix, name in ((cal, "calibration_scores"), (test, "test_scores")):
-            if matrix.min() < 0 or matrix.max() > 1:
-                raise ValueError(f"{name} must be probabilities in [0, 1] for method={method!r}")
+        if score.probabilities:
+            for matrix, name in ((cal, "calibration_scores"), (test, "test_scores")):
+                if matrix.min() < 0 or matrix.max() > 1:
+                    raise ValueError(f"{name} must be probabilities in [0, 1] for method={score.name!r}")
         u_cal = u_test = None
-        if rule != "exact":
+        if score.randomizable and rule != "exact":
             rng = as_generator(random_state)
             u_cal = rng.random(cal.shape[0])
             u_test = rng.random(test.shape[0]) if rule == "randomized" else np.zeros(test.shape[0])
-        r_cal = _aps(cal, u_cal, lam or 0.0, k_reg or 0)
-        r_test = _aps(test, u_test, lam or 0.0, k_reg or 0)
+        r_cal, r_test = score.score(cal, u_cal, **options), score.score(test, u_test, **options)
     r_true = r_cal[np.arange(y.size), y]
-    options = dict(method=method, alpha=alpha, n_calibration=y.size, randomized=rule == "randomized", lam=lam,
-                   k_reg=k_reg, scores=scores, rule=rule, mondrian=mondrian)
+    fields = dict(method=score.name, alpha=alpha, n_calibration=y.size, randomized=rule == "randomized",
+                  lam=options.get("lam"), k_reg=options.get("k_reg"), scores=scores, rule=rule, mondrian=mondrian)
     if mondrian:
         thresholds, ranks, counts = _mondrian_thresholds(r_true, y, cal.shape[1], alpha)
-        return PredictionSets(sets=r_test <= thresholds, threshold=math.nan, rank=None, class_thresholds=thresholds,
-                              class_ranks=ranks, class_counts=counts, **options)
+        return PredictionSets(sets=score.sets(r_test, thresholds), threshold=math.nan, rank=None,
+                              class_thresholds=thresholds, class_ranks=ranks, class_counts=counts, **fields)
     threshold, rank = _threshold(r_true, alpha)
     if rank > y.size:
         warnings.warn(_too_few_message(alpha, y.size), stacklevel=2)
-    return PredictionSets(sets=r_test <= threshold, threshold=threshold, rank=rank, **options)
+    return PredictionSets(sets=score.sets(r_test, threshold), threshold=threshold, rank=rank, **fields)
 
 # %% ../nbs/07b_prediction_sets.ipynb #ac444f34
 def softmax_scores(nonconformity,  # n x K, lower = more plausible (e.g. a class-conditional distance)

@@ -20,12 +20,12 @@ from .datasets import list_datasets, load_dataset
 from .metrics import roc_auc
 from .simulation import paper_settings, simulate_predictions
 from .study_methods import PAPER_METHODS, apply_methods, check_method_options, resolve_methods
-from .study_run import StudyRun, keyed_child
+from .study_run import StudyRun, keyed_child, setting_label
 
 # %% auto #0
 __all__ = ['SELECTION_OPTIONS', 'SETTING_FIELDS', 'SETTING_DEFAULTS', 'SETTING_COLUMNS', 'SIMULATION_OPTIONS', 'PAPER_DATASETS',
-           'TIMING_GRID', 'TIMING_DEFAULTS', 'setting_label', 'run_simulation_study', 'stratified_train_indices',
-           'run_real_data_study', 'timing_study']
+           'TIMING_GRID', 'TIMING_DEFAULTS', 'run_simulation_study', 'stratified_train_indices', 'run_real_data_study',
+           'timing_study']
 
 # %% ../nbs/06c_study_experiments.ipynb #82af79ac
 SELECTION_OPTIONS = ("learn_share", "top_share", "direction", "max_redraws")
@@ -69,15 +69,6 @@ def _execute(task, arguments, *, n_jobs, progress, desc) -> list:
 SETTING_FIELDS = ("beta_a", "beta_b", "n_samples", "n_configurations")
 SETTING_DEFAULTS = {"balance": 0.5, "n_folds": None, "n_classes": 2}
 SETTING_COLUMNS = ("n_samples", "n_configurations", "balance", "beta_a", "beta_b", "n_classes", "n_folds")
-
-
-def setting_label(setting: dict, # a setting: n_samples, n_configurations, balance, beta_a, beta_b, n_classes
-                 ) -> str:
-    "The readable label of a simulation setting, e.g. 'N=500 C=100 b=0.1 Beta(24,6)' (' K=3' for three classes)."
-    balance = setting["balance"] if isinstance(setting["balance"], str) else f"{float(setting['balance']):g}"
-    label = (f"N={setting['n_samples']} C={setting['n_configurations']} b={balance} "
-             f"Beta({setting['beta_a']:g},{setting['beta_b']:g})")
-    return label + (f" K={setting['n_classes']}" if setting["n_classes"] != 2 else "")
 
 
 def _settings_records(settings) -> list[dict]:

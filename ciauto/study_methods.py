@@ -195,6 +195,7 @@ def bbc_bound(run: StudyRun, # one run
               **options, # further options of `ciauto.bbc.bbc` (e.g. quantile)
              ) -> MethodOutput:
     "BBC: bootstrap bias correction over the pooled out-of-sample predictions (ciauto.bbc, method='pooled')."
+    options = {"progress": False, **options}  # the study's own bar counts the runs; one per run would flood it
     result = bbc(run.predictions, run.y, run.folds, metric=run.metric, method=method, n_bootstraps=n_bootstraps,
                  confidence_level=1 - alpha, alternative="greater", random_state=random_state, n_jobs=1, **options)
     return MethodOutput(result.ci_low, result.winner)

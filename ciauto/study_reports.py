@@ -9,8 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ._checks import check_probability
-from .study_experiments import setting_label
-from .study_run import RUN_COLUMNS, coverage_pvalue
+from .study_run import RUN_COLUMNS, coverage_pvalue, setting_label
 
 # %% auto #0
 __all__ = ['AVERAGE_ROW', 'PAPER_SIMULATION_RANKS', 'summarize', 'competition_ranks', 'average_ranks', 'tightness_ratios',

@@ -33,3 +33,32 @@ def test_nested_quick_reports_costs_and_bias():
     for text in ("credit-g:", "breast-w:", "| CVT + BBC ", "| nested CV ", "spread (s.d. of error)",
                  "ratio nested CV / (CVT + BBC): fits 3.00×"):  # 3 outer folds × (3 × 3 + 1) vs 3 × 3 + 1 fits
         assert text in proc.stdout, f"{text!r} missing from:\n{proc.stdout[-3000:]}"
+
+
+
+def test_bench_is_a_client_of_the_package():
+    """The scripts import only public names of ciauto, edit no sys.path and time through bench/_timing.py alone."""
+    import ast
+    import importlib
+
+    for path in sorted((ROOT / "bench").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                assert (node.value.id, node.attr) != ("sys", "path"), f"{path.name} edits sys.path"
+                if path.name != "_timing.py":
+                    assert node.attr not in ("perf_counter", "process_time", "monotonic"), \
+                        f"{path.name} reads the clock {node.attr} itself instead of through bench/_timing.py"
+                if node.attr.startswith("_") and not node.attr.startswith("__"):
+                    module = getattr(importlib.import_module("ciauto"), node.value.id, None)
+                    assert node.value.id not in ("C", "S", "ciauto") and module is None, \
+                        f"{path.name} reads the private {node.value.id}.{node.attr}"
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+                assert "timeit" not in names, f"{path.name} times with timeit instead of bench/_timing.py"
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("ciauto"):
+                assert not any(part.startswith("_") for part in node.module.split(".")), \
+                    f"{path.name} imports the private module {node.module}"
+                module = importlib.import_module(node.module)
+                for alias in node.names:
+                    public = alias.name in getattr(module, "__all__", ()) or hasattr(module, "__path__")
+                    assert public, f"{path.name} imports {alias.name}, not in {node.module}.__all__"
