@@ -13,7 +13,7 @@ from .intervals import Selection, learn_eval_selection
 from .metrics import fold_score_matrix, get_metric
 
 # %% auto #0
-__all__ = ['RUN_COLUMNS', 'setting_label', 'coverage_pvalue', 'fold_performance', 'StudyRun']
+__all__ = ['RUN_COLUMNS', 'setting_label', 'coverage_pvalue', 'fold_performance', 'StudyRun', 'keyed_child']
 
 # %% ../nbs/06a_study_run.ipynb #a3c9e2f7
 def setting_label(setting: dict, # a setting: n_samples, n_configurations, balance, beta_a, beta_b, n_classes
@@ -36,6 +36,9 @@ def coverage_pvalue(n_included: int, # runs whose bound included the truth
     if n_runs == 0:
         return float("nan")
     return float(stats.binom.cdf(n_included, n_runs, coverage))
+
+# %% ../nbs/06a_study_run.ipynb #fde5f412
+_all_ = ["keyed_child"]  # the layer's keyed seeds stay a public name of the study: `from ciauto.study import keyed_child`
 
 # %% ../nbs/06a_study_run.ipynb #0125390c
 def fold_performance(predictions, # N × C out-of-sample predictions Π (N × C × K for the one-vs-one AUC)
