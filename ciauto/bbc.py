@@ -21,7 +21,7 @@ from .metrics import (Metric, accuracy, average_precision, balanced_accuracy, br
                             neg_root_mean_squared_error, pr_auc, r2, resolve_metric, roc_auc)
 
 # %% auto #0
-__all__ = ['MIN_GROUPS', 'FEW_GROUPS', 'BBCResult', 'bbc']
+__all__ = ['MIN_GROUPS', 'FEW_GROUPS', 'BBCResult', 'bbc', 'fold_ids_from_splits', 'as_fold_ids']
 
 # %% ../nbs/03_bbc.ipynb #99d2a46d
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
@@ -416,6 +416,9 @@ def _pooled_pr_chunk(seeds, order, codes, labels, units, max_redraws, trapezoid)
         winners[b] = best_c
         L[b] = _sorted_pr_area(order[best_c], codes[best_c], oob, out_class[1], trapezoid)
     return L, winners, redraws, defects
+
+# %% ../nbs/03_bbc.ipynb #1fac5db8
+_all_ = ["fold_ids_from_splits", "as_fold_ids"]  # the layer's fold section, still public names of ciauto.bbc
 
 # %% ../nbs/03_bbc.ipynb #0d17598f
 def _configuration_names(source) -> list | None:

@@ -30,7 +30,7 @@ __all__ = ['DIRECTIONS', 'HM_VARIANTS', 'INFLUENCES', 'MAX_COUNT_CELLS', 'TIE_TO
            'learn_eval_selection', 'delong_placements', 'delong_bound', 'hanley_mcneil_bound', 'bootstrap_aucs',
            'stratified_counts', 'empirical_influence', 'placement_influence', 'tilt_log_weights',
            'tilted_probabilities', 'bt_pvalue', 'tilting_bound', 'mabt_pvalue', 'mabt_bound', 'fold_aucs',
-           'naive_bootstrap_bound']
+           'naive_bootstrap_bound', 'QUANTILES', 'order_statistic_rank']
 
 # %% ../nbs/05_intervals.ipynb #df2a39c0
 DIRECTIONS = ("fixed", "auto")
@@ -671,6 +671,9 @@ def mabt_bound(
     tau_star = _calibrate(p_value, alpha, tau_lo)
     bound = _tilted_bound(y, s[:, selected], influence, tau_star, n_bootstraps, rng, direction)
     return LowerBound(bound, estimate, "MABT", alpha, details=dict(details, tau=tau_star))
+
+# %% ../nbs/05_intervals.ipynb #f62a07a7
+_all_ = ["QUANTILES", "order_statistic_rank"]  # the layer's order statistic, still public names of ciauto.intervals
 
 # %% ../nbs/05_intervals.ipynb #ff4f7ee6
 def fold_aucs(predictions, # N × C (binary) or N × C × K (multiclass) predictions, or a CVTResult / SimulatedPredictions
