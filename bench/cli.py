@@ -72,8 +72,10 @@ def environment(root: Path) -> dict:
 
 
 def _run(arguments, env) -> float:
+    # -P: `python -c` would otherwise put the working directory (the checkout) before PYTHONPATH, and the
+    # "before" case would time this checkout's package instead of the extracted revision.
     start = time.perf_counter()
-    subprocess.run([sys.executable, *arguments], env=env, cwd=ROOT, check=False, stdout=subprocess.DEVNULL,
+    subprocess.run([sys.executable, "-P", *arguments], env=env, cwd=ROOT, check=False, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
     return time.perf_counter() - start
 
@@ -81,7 +83,7 @@ def _run(arguments, env) -> float:
 def import_chains(table: Path, env: dict, targets=("sklearn", "scipy", "pandas", "numba")) -> list:
     """From one `python -X importtime` run of `ciauto bbc`: for each target package, the chain of modules from the
     ciauto module that first imports it down to it, with the cumulative milliseconds of each link."""
-    done = subprocess.run([sys.executable, "-X", "importtime", "-c", CLI, "bbc", "--predictions", str(table),
+    done = subprocess.run([sys.executable, "-P", "-X", "importtime", "-c", CLI, "bbc", "--predictions", str(table),
                            "--bootstraps", "100", "--quiet"], env=env, cwd=ROOT, capture_output=True, text=True)
     rows = []  # (depth, name, cumulative µs) in importtime's order: children before their parent
     for line in done.stderr.splitlines():

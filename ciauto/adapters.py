@@ -18,16 +18,16 @@ import pandas as pd
 from ._checks import (WINNER_RULES, as_array, binary_codes, check_choice, check_n_jobs, cv_winner, positive_label,
                       sorted_labels, spawn_seeds)
 from .bbc import as_fold_ids, fold_ids_from_splits
+from .cvt_result import CVTResult
 from .metrics import METRICS, Metric, as_float_array, fold_score_matrix, get_metric
 
 
 def _cvt():
     """`ciauto.cvt`, imported on first use: it imports scikit-learn, which reading a table of predictions does not
-    need (`from ciauto.adapters import from_oof` imports neither scikit-learn nor scipy)."""
-    import sys
+    need (`from_oof` builds a `CVTResult` from `ciauto.cvt_result` and imports neither scikit-learn nor scipy)."""
+    import ciauto.cvt
 
-    from ciauto.cvt import CVTResult
-    return sys.modules[CVTResult.__module__]
+    return ciauto.cvt
 
 # %% auto #0
 __all__ = ['SEP', 'ATTRIBUTE', 'META', 'infer_metric', 'encode_target', 'make_result', 'cross_validated_matrix', 'from_search',
@@ -121,33 +121,17 @@ def _stored_metric(metric: Metric):
     return metric.name if METRICS.get(metric.name) is metric else metric
 
 
-_UNFOLDED = {}
+class _UnfoldedCVTResult(CVTResult):
+    "A CVTResult without fold ids (e.g. AutoGluon's repeated bagging): BBC works, BBC-F does not."
 
+    @property
+    def n_folds(self) -> int:
+        return 0
 
-def _unfolded_kind():
-    "The CVTResult subclass of runs without fold ids, made on first use (its base class lives in ciauto.cvt)."
-    if not _UNFOLDED:
-        class _UnfoldedCVTResult(_cvt().CVTResult):
-            "A CVTResult without fold ids (e.g. AutoGluon's repeated bagging): BBC works, BBC-F does not."
-
-            @property
-            def n_folds(self) -> int:
-                return 0
-
-            def to_dict(self) -> dict:
-                "As `CVTResult.to_dict`, with `folds` None."
-                shown = dataclasses.replace(self, folds=np.zeros(len(self.y), np.int64))
-                return {**_cvt().CVTResult.to_dict(shown), "folds": None, "n_fits": 0, "fits_saved": 0}
-
-        _UnfoldedCVTResult.__module__, _UnfoldedCVTResult.__qualname__ = __name__, "_UnfoldedCVTResult"
-        _UNFOLDED["kind"] = _UnfoldedCVTResult
-    return _UNFOLDED["kind"]
-
-
-def __getattr__(name):  # pickle finds the lazily made class by its name
-    if name == "_UnfoldedCVTResult":
-        return _unfolded_kind()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    def to_dict(self) -> dict:
+        "As `CVTResult.to_dict`, with `folds` None."
+        shown = dataclasses.replace(self, folds=np.zeros(len(self.y), np.int64))
+        return {**CVTResult.to_dict(shown), "folds": None, "n_fits": 0, "fits_saved": 0}
 
 # %% ../nbs/10_adapters.ipynb #31340274
 def _rule_of(fold_scores, pooled, metric, chosen, preferred, chosen_by, names) -> str:
@@ -204,7 +188,7 @@ def make_result(predictions,  # N×C (or N×C×K) out-of-fold predictions of the
             raise ValueError(f"groups has {len(groups)} values but there are {len(y)} rows")
         if pd.isna(groups).any():
             raise ValueError(f"groups has a missing value at row {int(np.argmax(pd.isna(groups)))}")
-    kind = _cvt().CVTResult if folds is not None else _unfolded_kind()
+    kind = CVTResult if folds is not None else _UnfoldedCVTResult
     return kind(predictions=predictions, y=y, folds=folds, configurations=table, fold_scores=fold_scores,
                 winner=winner, final_model=final_model, metric=_stored_metric(metric), classes=classes,
                 pos_label=None if classes is None or len(classes) != 2 else classes[1], completed_folds=None,

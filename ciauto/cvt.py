@@ -38,12 +38,13 @@ from tqdm.auto import tqdm
 from ._checks import (as_array, as_binary_labels, as_float_array, as_seed_sequence, check_bool, check_choice,
                             check_fold_classes, check_int, check_n_jobs, check_probability, check_real, check_same_length,
                             class_codes, cv_winner, positive_label, sorted_labels)
+from .cvt_result import CVTResult  # the result lives in a light module of its own (no scikit-learn)
 from .metrics import METRICS, auc_sorted, get_metric
 
 # %% auto #0
 __all__ = ['MODEL_GRID', 'REGRESSION_GRID', 'SMALL_GRID', 'SELECTORS', 'MAX_DROP_BOOTSTRAPS', 'FdrSelector', 'L1Selector',
            'Configuration', 'preprocessor', 'default_configurations', 'make_folds', 'as_configurations',
-           'seeded_estimator', 'predict_scores', 'bbcd_worse_fraction', 'CVTResult', 'cross_validate_configurations',
+           'seeded_estimator', 'predict_scores', 'bbcd_worse_fraction', 'cross_validate_configurations',
            'NestedCVResult', 'nested_cross_validation']
 
 # %% ../nbs/02_cvt.ipynb #7d2f4997
@@ -615,170 +616,6 @@ def _worse_fraction(predictions, y, metric, n_bootstraps, random_state) -> tuple
         worse += (perf[usable] < perf[usable, best][:, None]).sum(axis=0)
         used += int(usable.sum())
     return best, worse / max(used, 1)
-
-# %% ../nbs/02_cvt.ipynb #9f1cb9e0
-@dataclass(frozen=True, repr=False)
-class CVTResult:
-    """Out-of-sample predictions of every successful configuration on one fold partition, and the CV winner.
-
-    `predictions[:, j]` (N×C, or N×C×K) belongs to the configuration in row `configurations.column == j`; failed
-    configurations keep their row with `status="failed"` and no column. `y` holds class codes (binary: 1 = the
-    positive class `pos_label`) whose original labels are `classes[y]`, or the values of a regression target."""
-    predictions: np.ndarray  # N×C out-of-sample scores (N×C×K for K classes); NaN on folds a dropped column skipped
-    y: np.ndarray  # class codes (binary: 1 = pos_label) or regression values
-    folds: np.ndarray  # fold id 0..F−1 of every row
-    configurations: pd.DataFrame  # one row per configuration: name, family, status, column, cv_score, ...
-    fold_scores: np.ndarray  # F×C metric per fold and column (NaN where a dropped column skipped the fold)
-    winner: int  # column of the CV winner among the configurations never dropped
-    final_model: Any  # the winner refit on all rows (None with refit=False)
-    metric: Any  # registry name of the metric, or the custom `Metric` it was scored with (see `metric_name`)
-    classes: np.ndarray | None  # original labels, classes[code]; None for regression
-    pos_label: Any = None  # the positive class's original label (binary only)
-    completed_folds: np.ndarray | None = None  # per column: folds it was cross-validated on (F without dropping)
-    dropped_at: np.ndarray | None = None  # per column: fold after which it was dropped, −1 if never
-    greater_is_better: bool = True  # the metric's direction
-    groups: np.ndarray | None = None  # group label of every row (patient, site) when rows are not independent; BBC resamples groups
-    winner_rule: str = "fold_mean"  # the rule that reproduces the tool's choice of `winner`: "fold_mean" or "pooled" (`cv_winner`)
-
-    @property
-    def metric_name(self) -> str:
-        "The metric's name, whether `metric` holds a registry name or a custom `Metric`."
-        return self.metric if isinstance(self.metric, str) else self.metric.name
-
-    @property
-    def n_folds(self) -> int:
-        "F, the number of folds (0 for a result without fold ids)."
-        return 0 if self.folds is None else int(np.max(self.folds)) + 1
-
-    @property
-    def n_fits(self) -> int:
-        "Fits done by the successful configurations."
-        return int(self._completed.sum())
-
-    @property
-    def fits_saved(self) -> int:
-        "Fits skipped because a configuration had been dropped."
-        return int(self.predictions.shape[1] * self.n_folds - self._completed.sum())
-
-    @property
-    def _completed(self) -> np.ndarray:
-        if self.completed_folds is None:
-            return np.full(self.predictions.shape[1], self.n_folds)
-        return np.asarray(self.completed_folds)
-
-    @property
-    def _dropped(self) -> np.ndarray:
-        return np.full(self.predictions.shape[1], -1) if self.dropped_at is None else np.asarray(self.dropped_at)
-
-    @property
-    def cv_scores(self) -> np.ndarray:
-        "Mean over the completed folds of each column's fold performance."
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            return np.nanmean(self.fold_scores, axis=0)
-
-    @property
-    def winner_name(self) -> str:
-        return self.configurations.loc[self.configurations["column"] == self.winner, "name"].iloc[0]
-
-    @property
-    def apparent(self) -> float:
-        "The winner's cross-validated performance (optimistic: see BBC)."
-        return float(self.cv_scores[self.winner])
-
-# %% ../nbs/02_cvt.ipynb #76826509
-def _json_array(a) -> list:
-    "A JSON-ready nested list: NaN becomes None."
-    a = np.asarray(a)
-    if a.dtype == object:  # numpy scalars inside an object array are not JSON
-        return [v.item() if isinstance(v, np.generic) else v for v in a.ravel()] if a.ndim == 1 else \
-            [_json_array(row) for row in a]
-    if a.dtype.kind == "f":
-        return np.where(np.isnan(a), None, a.astype(object)).tolist()
-    return a.tolist()
-
-# %% ../nbs/02_cvt.ipynb #5f0f32e9
-def _survivors(self) -> CVTResult:
-    "The result restricted to the configurations never dropped: the set BBC-CV bootstraps after BBCD-CV."
-    keep = np.flatnonzero(self._dropped == -1)
-    if len(keep) == self.predictions.shape[1]:
-        return self
-    remap = {int(c): k for k, c in enumerate(keep)}
-    table = self.configurations.copy()
-    table["column"] = pd.array([pd.NA if pd.isna(c) else remap.get(int(c), pd.NA) for c in table["column"]],
-                               dtype="Int64")
-    return CVTResult(self.predictions[:, keep], self.y, self.folds, table, self.fold_scores[:, keep],
-                     remap[self.winner], self.final_model, self.metric, self.classes, self.pos_label,
-                     self._completed[keep], self._dropped[keep], self.greater_is_better, self.groups,
-                     self.winner_rule)
-
-
-def _to_frame(self) -> pd.DataFrame:
-    "One row per configuration: name, family, status, column, cv_score, completed_folds, dropped_at, fit_seconds."
-    return self.configurations.copy()
-
-
-def _to_dict(self) -> dict:
-    "Everything as JSON-serialisable lists, numbers and strings (NaN as None)."
-    table = self.configurations.astype(object).where(self.configurations.notna(), None)
-    return {"predictions": _json_array(self.predictions), "y": _json_array(self.y),
-            "folds": None if self.folds is None else self.folds.tolist(),
-            "configurations": table.to_dict(orient="records"), "fold_scores": _json_array(self.fold_scores),
-            "winner": int(self.winner), "winner_name": self.winner_name, "metric": self.metric_name,
-            "winner_rule": self.winner_rule, "groups": None if self.groups is None else _json_array(self.groups),
-            "greater_is_better": bool(self.greater_is_better),
-            "classes": None if self.classes is None else _json_array(self.classes),
-            "pos_label": self.pos_label.item() if hasattr(self.pos_label, "item") else self.pos_label,
-            "completed_folds": self._completed.tolist(), "dropped_at": self._dropped.tolist(),
-            "apparent": self.apparent if np.isfinite(self.apparent) else None, "n_fits": self.n_fits,
-            "fits_saved": self.fits_saved}
-
-
-def _repr(self) -> str:
-    failed = int((self.configurations["status"] == "failed").sum())
-    dropped = int((self._dropped >= 0).sum())
-    return (f"CVTResult(n_samples={len(self.y)}, n_configurations={self.predictions.shape[1]}"
-            f"{f' (+{failed} failed)' if failed else ''}, n_folds={self.n_folds}"
-            f"{f', dropped={dropped}, fits={self.n_fits} (saved {self.fits_saved})' if dropped else ''}"
-            f"{'' if self.pos_label is None else f', pos_label={self.pos_label!r}'}, "
-            f"winner={self.winner} {self.winner_name!r}, {self.metric_name}={self.apparent:.4f})")
-
-
-CVTResult.survivors, CVTResult.to_frame, CVTResult.to_dict, CVTResult.__repr__ = _survivors, _to_frame, _to_dict, _repr
-
-# %% ../nbs/02_cvt.ipynb #a13a5639
-def _plot(self,
-          ax=None,  # matplotlib axes to draw on (default: a new figure)
-          ):
-    "Every configuration's CV performance (mean ± 1 s.e. over its folds), sorted; dropped ones hollow; the winner red."
-    import matplotlib.pyplot as plt
-
-    if ax is None:
-        _, ax = plt.subplots(figsize=(7, 3.5))
-    elif not hasattr(ax, "errorbar"):
-        raise TypeError(f"ax must be a matplotlib Axes or None, got {type(ax).__name__}")
-    scores = self.cv_scores
-    order = np.argsort(scores if self.greater_is_better else -scores, kind="mergesort")
-    n = np.maximum(self._completed, 1)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        spread = np.nan_to_num(np.nanstd(self.fold_scores, axis=0, ddof=1) / np.sqrt(n))
-    rank = np.arange(len(order))
-    kept = self._dropped[order] == -1
-    ax.errorbar(rank[kept], scores[order][kept], yerr=spread[order][kept], fmt="o", ms=3, color="0.35",
-                ecolor="0.75", label="configurations")
-    if (~kept).any():
-        ax.errorbar(rank[~kept], scores[order][~kept], yerr=spread[order][~kept], fmt="o", ms=4, mfc="none",
-                    color="C0", ecolor="0.85", label=f"dropped early ({int((~kept).sum())})")
-    at = int(np.flatnonzero(order == self.winner)[0])
-    ax.plot(at, self.apparent, "o", color="C3", ms=7, label=f"winner: {self.winner_name}")
-    ax.set_xlabel("configuration (sorted by CV performance)")
-    ax.set_ylabel(f"cross-validated {self.metric_name}")
-    ax.legend(loc="best", fontsize="small")
-    return ax
-
-
-CVTResult.plot = _plot
 
 # %% ../nbs/02_cvt.ipynb #d35d902e
 def _metric_for(metric, task: str, n_classes: int):
