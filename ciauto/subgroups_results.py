@@ -67,7 +67,7 @@ class Subgroup:
 
     def to_dict(self) -> dict:
         "Every field (the selectors as attribute, operator, value) and the `pattern`, JSON-safe (`result_dict`)."
-        return result_dict(self, pattern=self.pattern, selectors=[s.to_dict() for s in self.selectors])
+        return {"pattern": self.pattern, **result_dict(self, selectors=[s.to_dict() for s in self.selectors])}
 
     def to_frame(self) -> pd.DataFrame:
         "One row per selector (one row for the empty pattern): the pattern, the selector's parts and the statistics."
