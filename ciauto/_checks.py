@@ -432,6 +432,10 @@ def json_safe(value, # a number, string, None, array, list, tuple, dict (nested)
         return json_safe(value._asdict())
     if isinstance(value, (list, tuple)):
         return [json_safe(v) for v in value]
+    if isinstance(value, np.ndarray) and value.dtype.kind in "biuf":  # numbers: vectorised, no per-element recursion
+        if value.dtype.kind == "f" and not np.isfinite(value).all():
+            return np.where(np.isfinite(value), value.astype(object), None).tolist()
+        return value.tolist()
     if isinstance(value, (np.ndarray, np.generic)):
         return json_safe(value.tolist())
     if isinstance(value, bool):
