@@ -5,10 +5,8 @@
 # %% ../nbs/00a_checks.ipynb #a466aa74
 from __future__ import annotations
 
-import dataclasses
 import math
 import numbers
-from typing import NamedTuple
 
 import numpy as np
 
@@ -408,6 +406,10 @@ def check_memory(n_bytes: float, # estimated bytes the request's arrays need
                          f"{limit / 2**30:.1f} GiB); choose a smaller value")
 
 # %% ../nbs/00a_checks.ipynb #7e51a0d2
+import dataclasses
+from typing import NamedTuple
+
+
 class ConfidenceInterval(NamedTuple):
     "An interval's two ends, as scipy's `ConfidenceInterval`: `low, high = result.confidence_interval` unpacks it."
     low: float  # the lower end (for a one-sided upper bound: the metric's range start, or -inf)
@@ -422,7 +424,8 @@ def _missing(value) -> bool:
 def json_safe(value, # a number, string, None, array, list, tuple, dict (nested), named tuple or result object
              ): # the same structure in plain Python values, None in place of NaN, NA and ±inf
     """The one conversion to JSON of the package: numpy values become plain Python values, arrays and tuples lists,
-    named tuples and objects with `to_dict()` dicts, NaN, NA and ±inf None, at any depth; anything else its name."""
+    named tuples and objects with `to_dict()` dicts, NaN, NA and ±inf None, at any depth; anything else its name
+    (a function, a class) or its text."""
     if value is None or isinstance(value, str):
         return value
     if isinstance(value, dict):
