@@ -9,7 +9,6 @@ import argparse
 import contextlib
 import csv
 import json
-import math
 import os
 import re
 import sys
