@@ -18,7 +18,8 @@ __all__ = ['GROUP_ORDERS', 'WINNER_RULES', 'MAX_MEMORY_BYTES', 'QUANTILES', 'che
            'legacy_stream', 'uniforms', 'as_array', 'as_float_array', 'check_same_length', 'as_weights',
            'sorted_labels', 'binary_codes', 'class_codes', 'positive_label', 'as_binary_labels', 'check_fold_ids',
            'check_fold_classes', 'fold_ids_from_splits', 'as_fold_ids', 'group_codes', 'make_folds', 'cv_winner',
-           'check_memory', 'order_statistic_ranks', 'order_statistic_rank', 'order_statistic']
+           'check_memory', 'ConfidenceInterval', 'json_safe', 'result_dict', 'interval_dict', 'order_statistic_ranks',
+           'order_statistic_rank', 'order_statistic']
 
 # %% ../nbs/00a_checks.ipynb #f8863606
 def _range_text(minimum, maximum, open_minimum=False, open_maximum=False) -> str:
@@ -570,6 +571,79 @@ def check_memory(n_bytes: float, # estimated bytes the request's arrays need
     if n_bytes > limit:
         raise ValueError(f"{argument} would need about {n_bytes / 2**30:.1f} GiB of memory (the limit is "
                          f"{limit / 2**30:.1f} GiB); choose a smaller value")
+
+# %% ../nbs/00a_checks.ipynb #7e51a0d2
+import dataclasses
+from typing import NamedTuple
+
+
+class ConfidenceInterval(NamedTuple):
+    "An interval's two ends, as scipy's `ConfidenceInterval`: `low, high = result.confidence_interval` unpacks it."
+    low: float  # the lower end (for a one-sided upper bound: the metric's range start, or -inf)
+    high: float  # the upper end (for a one-sided lower bound: the metric's range end, 1 for an AUC, or +inf)
+
+
+def _missing(value) -> bool:
+    "pandas' NA and NaT, recognised without importing pandas."
+    return type(value).__name__ in ("NAType", "NaTType")
+
+
+def json_safe(value, # a number, string, None, array, list, tuple, dict (nested), named tuple or result object
+             ): # the same structure in plain Python values, None in place of NaN, NA and ±inf
+    """The one conversion to JSON of the package: numpy values become plain Python values, arrays and tuples lists,
+    named tuples and objects with `to_dict()` dicts, NaN, NA and ±inf None, at any depth; anything else its name
+    (a function, a class) or its text."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return {k if k is None or isinstance(k, (str, int, float, bool)) else str(k): json_safe(v)
+                for k, v in value.items()}
+    if isinstance(value, tuple) and hasattr(value, "_asdict"):
+        return json_safe(value._asdict())
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    if isinstance(value, np.ndarray) and value.dtype.kind in "biuf":  # numbers: vectorised, no per-element recursion
+        if value.dtype.kind == "f" and not np.isfinite(value).all():
+            return np.where(np.isfinite(value), value.astype(object), None).tolist()
+        return value.tolist()
+    if isinstance(value, (np.ndarray, np.generic)):
+        return json_safe(value.tolist())
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value) if math.isfinite(value) else None
+    if _missing(value):
+        return None
+    if isinstance(value, type):
+        return value.__name__
+    if hasattr(value, "columns") and hasattr(value, "to_dict"):  # a pandas DataFrame: its row records
+        return json_safe(value.to_dict("records"))
+    if hasattr(value, "tolist"):  # a pandas Series or Index
+        return json_safe(value.tolist())
+    if callable(getattr(value, "to_dict", None)):  # a result object
+        return json_safe(value.to_dict())
+    name = getattr(value, "__name__", None)
+    return name if isinstance(name, str) else str(value)
+
+
+def result_dict(result, # a result dataclass
+                omit: tuple = (), # public fields left out: live objects that are not data (a refit model)
+                **shown, # fields shown in a readable form (a table as records), and derived values to add
+               ) -> dict: # JSON-safe: `json.dumps(..., allow_nan=False)` works
+    """The rule of every `to_dict()`: each public field under its own name (arrays in full), then `shown`, all
+    through `json_safe`. Private fields (a leading underscore) and the fields in `omit` are left out."""
+    out = {f.name: getattr(result, f.name) for f in dataclasses.fields(result)
+           if not f.name.startswith("_") and f.name not in omit}
+    return json_safe({**out, **shown})
+
+
+def interval_dict(interval: ConfidenceInterval, # the interval
+                  confidence_level, # its level (None when there is none)
+                 ) -> dict: # the two keys every interval result's `to_dict()` adds
+    "`confidence_interval` as {low, high} and `confidence_level`, the keys an interval result adds to `to_dict()`."
+    return {"confidence_interval": {"low": interval.low, "high": interval.high}, "confidence_level": confidence_level}
 
 # %% ../nbs/00a_checks.ipynb #96f4fb87
 QUANTILES = ("inverted_cdf", "reference")

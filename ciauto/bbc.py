@@ -694,6 +694,9 @@ def _interval(distribution, sign, metric, confidence_level, alternative, quantil
     return (float(low), float(high)) if sign > 0 else (float(-high), float(-low))
 
 # %% ../nbs/03_bbc.ipynb #b523f109
+from ._checks import ConfidenceInterval, interval_dict, result_dict
+
+
 @dataclass(frozen=True, repr=False, eq=False)
 class BBCResult:
     """What `bbc` returns: the winner's bias-corrected performance, its interval and the bootstrap distribution.
@@ -701,8 +704,8 @@ class BBCResult:
     **The one "bias".** `apparent` is the winner's value under the selection rule used (`winner_rule`): its mean
     over folds for "fold_mean", its value on all rows pooled for "pooled"; `bias = apparent − estimate`."""
     estimate: float  # mean of the out-of-bag values L_b: the bias-corrected performance of the winner
-    ci_low: float  # lower end of the interval (the metric's minimum for alternative="less")
-    ci_high: float  # upper end of the interval (the metric's maximum for alternative="greater")
+    ci_low: float  # lower end of the interval (the metric's minimum for alternative="less"); alias of `confidence_interval.low`, kept for one release
+    ci_high: float  # upper end of the interval (the metric's maximum for alternative="greater"); alias of `confidence_interval.high`, kept for one release
     confidence_level: float  # the interval's level, in (0, 1)
     alternative: str  # "two-sided", "greater" (a lower bound on performance) or "less" (an upper bound)
     distribution: np.ndarray  # L_1..L_B in draw order
@@ -725,9 +728,19 @@ class BBCResult:
                 f"ci=[{self.ci_low:.4f}, {self.ci_high:.4f}] ({level} {self.alternative}), "
                 f"n_bootstraps={self.n_bootstraps})")
 
+    @property
+    def confidence_interval(self) -> ConfidenceInterval:
+        "The interval (`low`, `high`) at `confidence_level`, as scipy's `BootstrapResult.confidence_interval`."
+        return ConfidenceInterval(self.ci_low, self.ci_high)
+
     def to_dict(self) -> dict:
-        "Every field as plain Python values (JSON-serialisable)."
-        return {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in self.__dict__.items()}
+        "Every field (the distribution in full), `confidence_interval` and `confidence_level`: JSON-safe (`result_dict`)."
+        return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
+
+    def to_frame(self):
+        "One row per bootstrap draw b: its out-of-bag value L_b (the `distribution`, in draw order); a DataFrame."
+        import pandas as pd  # imported here: `import ciauto.bbc` stays light for the CLI
+        return pd.DataFrame({"bootstrap": np.arange(len(self.distribution)), "value": self.distribution})
 
     def plot(self,
              ax=None,  # matplotlib axes to draw on (default: a new figure)

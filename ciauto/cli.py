@@ -9,7 +9,6 @@ import argparse
 import contextlib
 import csv
 import json
-import math
 import os
 import re
 import sys
@@ -49,26 +48,10 @@ def _plain(value):
     return str(value)
 
 
-def json_safe(value, # a record: dicts, lists, numbers, numpy values, text
-             ): # the same structure with plain Python values, None in place of NaN and ±inf
-    "`value` with numpy values made plain and every NaN or ±inf, at any depth, replaced by None (JSON's null)."
-    if isinstance(value, dict):
-        return {str(k) if not isinstance(k, (str, int, float, bool)) and k is not None else k: json_safe(v)
-                for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_safe(v) for v in value]
-    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
-        return json_safe(value.tolist())
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return str(value)
-
-
 def json_text(record: dict, # what to write
              ) -> str: # strict JSON: no NaN, Infinity or -Infinity (they become null)
-    "The record as indented, strict JSON, which every JSON reader accepts."
+    "The record as indented, strict JSON, which every JSON reader accepts (the layer's `json_safe` makes it so)."
+    from ciauto._checks import json_safe  # imported here: `ciauto --help` imports no numpy
     return json.dumps(json_safe(record), indent=2, allow_nan=False)
 
 

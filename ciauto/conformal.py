@@ -168,6 +168,9 @@ def _calibrate_c(n, delta, k, n_simulations, random_state, n_jobs=None):
     return c, asymptotic_delta(n, c), False
 
 # %% ../nbs/07_conformal.ipynb #469c3135
+from ._checks import ConfidenceInterval, interval_dict, result_dict
+
+
 @dataclass(frozen=True)
 class Band:
     "A built calibration band: `upper` is b_1..b_{n+1}, `lower` is a_0..a_n (read-only arrays)."
@@ -181,6 +184,19 @@ class Band:
     delta_hat: float | None = None  # Monte Carlo: the asymptotic band's delta whose constant is c
     at_floor: bool = False  # Monte Carlo: fell back to the reference bisection's floor delta_hat
     n_simulations: int | None = None  # Monte Carlo: simulated calibration sets used to find c
+
+    @property
+    def confidence_level(self) -> float:
+        "1 − delta: the probability that the uniform order statistics stay inside the band."
+        return 1.0 - self.delta
+
+    def to_dict(self) -> dict:
+        "Every field (both bounds in full), JSON-safe: the package's rule, `result_dict`."
+        return result_dict(self)
+
+    def to_frame(self) -> pd.DataFrame:
+        "One row per count m = 0..n: the lower bound a_m and the upper bound b_{m+1} on the FPR of m/n."
+        return pd.DataFrame({"m": np.arange(self.n + 1), "lower": self.lower, "upper": self.upper})
 
 # %% ../nbs/07_conformal.ipynb #c1b3883f
 @dataclass(frozen=True)
@@ -474,52 +490,61 @@ class ConformalMetrics:
                 f"{self.conformal_fpr_at_tpr:.4f} [lower {self.conformal_fpr_at_tpr_lower:.4f}]; "
                 f"AUPR-IN {self.aupr_in:.4f}, AUPR-OUT {self.aupr_out:.4f})")
 
+    @property
+    def confidence_level(self) -> float:
+        "1 − delta: the probability over the calibration set with which each conformal bound holds."
+        return 1.0 - self.delta
+
+    @property
+    def confidence_interval(self) -> ConfidenceInterval:
+        """[conformal AUROC, 1]: the one-sided interval for the AUROC at `confidence_level`, open up to the AUROC's
+        maximum. (With `conformal_auroc_upper` as the high end the interval holds with probability >= 1 − 2 delta.)"""
+        return ConfidenceInterval(self.conformal_auroc, 1.0)
+
     def to_dict(self) -> dict:
-        "Every scalar field as plain Python values (JSON-serialisable)."
-        return {f.name: (getattr(self, f.name) if not isinstance(getattr(self, f.name), np.generic)
-                         else getattr(self, f.name).item())
-                for f in dataclasses.fields(self) if f.repr}
+        """Every public field (the band b_1..b_{n+1} in full), `confidence_interval` and `confidence_level`, JSON-safe:
+        the package's rule, `result_dict` (the private sorted scores are left out)."""
+        return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
 
-# %% ../nbs/07_conformal.ipynb #f564818a
-def _curves(self) -> dict:
-    """The conformal ROC points (Novello et al. 2024, Sec. 4: conformal FPR on the x-axis) over every distinct pooled score: `tpr` and the x-coordinates `fpr`
-    (classical), `fpr_upper` (b_{m+1}) and `fpr_lower` (a_m), each starting at 0 and ending at 1."""
-    thresholds = np.unique(np.concatenate((self._id_sorted, self._ood_sorted)))[::-1]
-    n, M = self.n_calibration, self.n_ood
-    m = _counts_at_least(self._id_sorted, thresholds)
-    t = _counts_at_least(self._ood_sorted, thresholds)
-    zero = np.zeros(1, dtype=np.int64)
-    m, t = np.concatenate((zero, m)), np.concatenate((zero, t))  # the +inf threshold flags nothing
-    tpr = np.concatenate(([0.0], t / M, [1.0]))
-    return {"tpr": tpr, "fpr": np.concatenate(([0.0], m / n, [1.0])),
-            "fpr_upper": np.concatenate(([0.0], self.band[m], [1.0])),
-            "fpr_lower": np.concatenate(([0.0], self._lower[m], [1.0]))}
+    def to_frame(self) -> pd.DataFrame:
+        "One row of the scalar fields (the metrics, the band's settings and the counts)."
+        return pd.DataFrame([{f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.repr}])
 
+    def curves(self) -> dict:
+        """The conformal ROC points (Novello et al. 2024, Sec. 4: conformal FPR on the x-axis) over every distinct pooled score: `tpr` and the x-coordinates `fpr`
+        (classical), `fpr_upper` (b_{m+1}) and `fpr_lower` (a_m), each starting at 0 and ending at 1."""
+        thresholds = np.unique(np.concatenate((self._id_sorted, self._ood_sorted)))[::-1]
+        n, M = self.n_calibration, self.n_ood
+        m = _counts_at_least(self._id_sorted, thresholds)
+        t = _counts_at_least(self._ood_sorted, thresholds)
+        zero = np.zeros(1, dtype=np.int64)
+        m, t = np.concatenate((zero, m)), np.concatenate((zero, t))  # the +inf threshold flags nothing
+        tpr = np.concatenate(([0.0], t / M, [1.0]))
+        return {"tpr": tpr, "fpr": np.concatenate(([0.0], m / n, [1.0])),
+                "fpr_upper": np.concatenate(([0.0], self.band[m], [1.0])),
+                "fpr_lower": np.concatenate(([0.0], self._lower[m], [1.0]))}
 
-def _plot_metrics(self,
-                  ax=None,  # matplotlib Axes to draw on (a new figure when None)
-                 ):
-    "Classical ROC with the conformal upper and lower FPR curves, the FPR@TPR operating points marked."
-    if ax is None:
-        _, ax = plt.subplots(figsize=(5, 5))
-    cv = self.curves()
-    ax.plot(cv["fpr"], cv["tpr"], color="C0", label=f"classical (AUROC {self.auroc:.3f})")
-    ax.plot(cv["fpr_upper"], cv["tpr"], color="C3",
-            label=f"FPR upper bound b(m+1) (conformal AUROC {self.conformal_auroc:.3f})")
-    ax.plot(cv["fpr_lower"], cv["tpr"], color="C2", ls="--",
-            label=f"FPR lower bound a(m) (upper AUROC {self.conformal_auroc_upper:.3f})")
-    y = self.tpr_level
-    ax.plot([self.conformal_fpr_at_tpr_lower, self.conformal_fpr_at_tpr], [y, y], color="0.4", lw=1)
-    ax.scatter([self.fpr_at_tpr, self.conformal_fpr_at_tpr, self.conformal_fpr_at_tpr_lower], [y, y, y],
-               color=["C0", "C3", "C2"], zorder=3, s=18)
-    ax.plot([0, 1], [0, 1], color="0.8", lw=0.8, zorder=0)
-    ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="FPR (ID flagged)", ylabel="TPR (OOD flagged)",
-           title=f"{self.method}, δ = {self.delta:g}, n = {self.n_calibration}")
-    ax.legend(loc="lower right", fontsize=8)
-    return ax
-
-
-ConformalMetrics.curves, ConformalMetrics.plot = _curves, _plot_metrics
+    def plot(self,
+             ax=None,  # matplotlib Axes to draw on (a new figure when None)
+            ):
+        "Classical ROC with the conformal upper and lower FPR curves, the FPR@TPR operating points marked."
+        if ax is None:
+            _, ax = plt.subplots(figsize=(5, 5))
+        cv = self.curves()
+        ax.plot(cv["fpr"], cv["tpr"], color="C0", label=f"classical (AUROC {self.auroc:.3f})")
+        ax.plot(cv["fpr_upper"], cv["tpr"], color="C3",
+                label=f"FPR upper bound b(m+1) (conformal AUROC {self.conformal_auroc:.3f})")
+        ax.plot(cv["fpr_lower"], cv["tpr"], color="C2", ls="--",
+                label=f"FPR lower bound a(m) (upper AUROC {self.conformal_auroc_upper:.3f})")
+        y = self.tpr_level
+        ax.plot([self.conformal_fpr_at_tpr_lower, self.conformal_fpr_at_tpr], [y, y], color="0.4", lw=1)
+        ax.scatter([self.fpr_at_tpr, self.conformal_fpr_at_tpr, self.conformal_fpr_at_tpr_lower], [y, y, y],
+                   color=["C0", "C3", "C2"], zorder=3, s=18)
+        ax.plot([0, 1], [0, 1], color="0.8", lw=0.8, zorder=0)
+        ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="FPR (ID flagged)", ylabel="TPR (OOD flagged)",
+               title=f"{self.method}, δ = {self.delta:g}, n = {self.n_calibration}")
+        ax.legend(loc="lower right", fontsize=8)
+        return ax
 
 # %% ../nbs/07_conformal.ipynb #3669a3e8
 def conformal_metrics(id_scores,  # n ID scores: the calibration set (not used to fit the detector)
@@ -642,37 +667,39 @@ class ConformalSelection:
         y = self._truth(y_ood)
         return float(self.selected[y].mean()) if y.any() else math.nan
 
+    @property
+    def confidence_level(self) -> float | None:
+        "1 − delta for calibration-conditional p-values (None for marginal ones)."
+        return None if self.delta is None else 1.0 - self.delta
+
+    def to_dict(self) -> dict:
+        "Every field (the flags and both p-value vectors in full) and `n_selected`, JSON-safe (`result_dict`)."
+        return result_dict(self, n_selected=self.n_selected)
+
+    def to_frame(self) -> pd.DataFrame:
+        "One row per test point: its conformal p-value, its BH-adjusted p-value and whether it is flagged."
+        return pd.DataFrame({"pvalue": self.pvalues, "adjusted": self.adjusted, "selected": self.selected})
+
+    def plot(self,
+             ax=None,  # matplotlib Axes to draw on (a new figure when None)
+            ):
+        "Sorted p-values against their rank, with the BH line alpha * i / m; flagged points in red."
+        if ax is None:
+            _, ax = plt.subplots(figsize=(5, 3.5))
+        order = np.argsort(self.pvalues, kind="stable")
+        i = np.arange(1, order.size + 1)
+        flagged = self.selected[order]
+        ax.scatter(i[~flagged], self.pvalues[order][~flagged], s=8, color="C0", label="not flagged")
+        ax.scatter(i[flagged], self.pvalues[order][flagged], s=8, color="C3", label=f"flagged ({self.n_selected})")
+        ax.plot(i, self.alpha * i / order.size, color="k", lw=1, label=f"BH line α i / m (α = {self.alpha:g})")
+        ax.set(xlabel="rank i of the p-value", ylabel="conformal p-value", yscale="log", title="conformal selection")
+        ax.legend(fontsize=8, loc="lower right")
+        return ax
+
     def __repr__(self):
         kind = "marginal" if self.delta is None else f"calibration-conditional ({self.method}, delta={self.delta:g})"
         return (f"ConformalSelection({self.n_selected} of {self.selected.size} test points flagged at FDR "
                 f"alpha={self.alpha:g}; {kind} p-values, n={self.n_calibration})")
-
-# %% ../nbs/07_conformal.ipynb #0d0dae17
-def _selection_to_dict(self) -> dict:
-    "JSON-serialisable: the settings, the flags and both p-value vectors as lists."
-    return {"alpha": self.alpha, "delta": self.delta, "method": self.method, "n_calibration": self.n_calibration,
-            "n_selected": self.n_selected, "selected": self.selected.tolist(), "pvalues": self.pvalues.tolist(),
-            "adjusted": self.adjusted.tolist()}
-
-
-def _selection_plot(self,
-                    ax=None,  # matplotlib Axes to draw on (a new figure when None)
-                   ):
-    "Sorted p-values against their rank, with the BH line alpha * i / m; flagged points in red."
-    if ax is None:
-        _, ax = plt.subplots(figsize=(5, 3.5))
-    order = np.argsort(self.pvalues, kind="stable")
-    i = np.arange(1, order.size + 1)
-    flagged = self.selected[order]
-    ax.scatter(i[~flagged], self.pvalues[order][~flagged], s=8, color="C0", label="not flagged")
-    ax.scatter(i[flagged], self.pvalues[order][flagged], s=8, color="C3", label=f"flagged ({self.n_selected})")
-    ax.plot(i, self.alpha * i / order.size, color="k", lw=1, label=f"BH line α i / m (α = {self.alpha:g})")
-    ax.set(xlabel="rank i of the p-value", ylabel="conformal p-value", yscale="log", title="conformal selection")
-    ax.legend(fontsize=8, loc="lower right")
-    return ax
-
-
-ConformalSelection.to_dict, ConformalSelection.plot = _selection_to_dict, _selection_plot
 
 # %% ../nbs/07_conformal.ipynb #616f48fb
 def _selection_pvalues(calibration_scores, test_scores, delta, method, higher_is_ood):

@@ -842,6 +842,9 @@ def cross_validate_configurations(
     return _cvt_result(data, loop, folds, estimators, refit)
 
 # %% ../nbs/02_cvt.ipynb #5e1d0a02
+from ._checks import result_dict
+
+
 @dataclass(frozen=True, repr=False)
 class NestedCVResult:
     """Nested cross-validation: in every outer fold, CVT on the outer training part picks a winner, which is refit on
@@ -875,14 +878,8 @@ class NestedCVResult:
                              "n_train": self.n_train, "n_test": self.n_test})
 
     def to_dict(self) -> dict:
-        "Everything as JSON-ready lists, numbers and strings (a non-finite number as None)."
-        def number(v):
-            return float(v) if np.isfinite(v) else None
-        return {"estimate": number(self.estimate), "outer_scores": [number(v) for v in self.outer_scores],
-                "winners": list(self.winners), "inner_scores": [number(v) for v in self.inner_scores],
-                "n_fits": int(self.n_fits), "metric": self.metric_name,
-                "greater_is_better": bool(self.greater_is_better), "n_train": [int(v) for v in self.n_train],
-                "n_test": [int(v) for v in self.n_test]}
+        "Every field (the metric as its name) and `estimate`, JSON-safe: the package's rule, `result_dict`."
+        return result_dict(self, metric=self.metric_name, estimate=self.estimate)
 
     def __repr__(self):
         names, counts = np.unique(np.asarray(self.winners, dtype=object).astype(str), return_counts=True)

@@ -15,18 +15,10 @@ import pandas as pd
 # %% auto #0
 __all__ = ['CVTResult']
 
-# %% ../nbs/02a_cvt_result.ipynb #76826509
-def _json_array(a) -> list:
-    "A JSON-ready nested list: NaN becomes None."
-    a = np.asarray(a)
-    if a.dtype == object:  # numpy scalars inside an object array are not JSON
-        return [v.item() if isinstance(v, np.generic) else v for v in a.ravel()] if a.ndim == 1 else \
-            [_json_array(row) for row in a]
-    if a.dtype.kind == "f":
-        return np.where(np.isnan(a), None, a.astype(object)).tolist()
-    return a.tolist()
-
 # %% ../nbs/02a_cvt_result.ipynb #9f1cb9e0
+from ._checks import result_dict
+
+
 @dataclass(frozen=True, repr=False)
 class CVTResult:
     """Out-of-sample predictions of every successful configuration on one fold partition, and the CV winner.
@@ -115,19 +107,12 @@ class CVTResult:
         return self.configurations.copy()
 
     def to_dict(self) -> dict:
-        "Everything as JSON-serialisable lists, numbers and strings (NaN as None)."
-        table = self.configurations.astype(object).where(self.configurations.notna(), None)
-        return {"predictions": _json_array(self.predictions), "y": _json_array(self.y),
-                "folds": None if self.folds is None else self.folds.tolist(),
-                "configurations": table.to_dict(orient="records"), "fold_scores": _json_array(self.fold_scores),
-                "winner": int(self.winner), "winner_name": self.winner_name, "metric": self.metric_name,
-                "winner_rule": self.winner_rule, "groups": None if self.groups is None else _json_array(self.groups),
-                "greater_is_better": bool(self.greater_is_better),
-                "classes": None if self.classes is None else _json_array(self.classes),
-                "pos_label": self.pos_label.item() if hasattr(self.pos_label, "item") else self.pos_label,
-                "completed_folds": self._completed.tolist(), "dropped_at": self._dropped.tolist(),
-                "apparent": self.apparent if np.isfinite(self.apparent) else None, "n_fits": self.n_fits,
-                "fits_saved": self.fits_saved}
+        """Every field by the package's rule (`result_dict`: arrays in full, NaN as None), the configurations as row
+        records and the metric as its name, plus `winner_name`, `apparent`, `n_fits` and `fits_saved`; the refit
+        `final_model` is left out."""
+        return result_dict(self, omit=("final_model",), metric=self.metric_name,
+                           completed_folds=self._completed, dropped_at=self._dropped, winner_name=self.winner_name,
+                           apparent=self.apparent, n_fits=self.n_fits, fits_saved=self.fits_saved)
 
     def __repr__(self) -> str:
         failed = int((self.configurations["status"] == "failed").sum())

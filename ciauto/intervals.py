@@ -93,20 +93,46 @@ def column_aucs(y, # 0/1 labels (1 = positive)
     return auc if s.ndim == 2 else auc[:1]
 
 # %% ../nbs/05_intervals.ipynb #ecbabeac
+from ._checks import ConfidenceInterval, interval_dict, result_dict
+
+
 @dataclass(frozen=True, repr=False)
 class LowerBound:
     "A one-sided lower confidence bound, or NaN with the reason the method could not produce one."
-    bound: float # the one-sided lower bound (NaN when the method could not give one)
+    bound: float # the one-sided lower bound (NaN when the method could not give one); alias of `confidence_interval.low`, kept for one release
     estimate: float # the method's point estimate of the AUC
     method: str # the method's name ("DL", "HM10p", "MABT", ...)
     alpha: float # the level the bound was computed at (Šidák-adjusted for the 10p variants)
     reason: str | None = None # why the bound is NaN (None when it is not)
     fallback: str | None = None # "delong" when the bound came from the DeLong fallback of Rink's original code
     details: dict = field(default_factory=dict) # method-specific numbers (se, tau, p_zero, degenerate, ...)
+    metric_max: float = 1.0 # the metric's largest value, the interval's open end (1 for an AUC)
 
     @property
     def feasible(self) -> bool:
         return not np.isnan(self.bound)
+
+    @property
+    def confidence_level(self) -> float:
+        "1 − alpha: the level of the bound (Šidák-adjusted for the 10p variants, as `alpha` is)."
+        return 1.0 - self.alpha
+
+    @property
+    def confidence_interval(self) -> ConfidenceInterval:
+        "[bound, metric_max]: the one-sided interval, open up to the metric's largest value (1 for an AUC)."
+        return ConfidenceInterval(self.bound, self.metric_max)
+
+    def to_dict(self) -> dict:
+        "Every field, `confidence_interval` and `confidence_level`, JSON-safe (the package's rule, `result_dict`)."
+        return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
+
+    def to_frame(self):
+        "One row: method, bound, estimate, alpha, confidence_level, reason, fallback and the scalar `details`."
+        import pandas as pd  # imported here: `import ciauto.intervals` stays light
+        scalars = {k: v for k, v in self.details.items() if np.ndim(v) == 0 and k not in _FRAME_KEYS}
+        return pd.DataFrame([{"method": self.method, "bound": self.bound, "estimate": self.estimate,
+                              "alpha": self.alpha, "confidence_level": self.confidence_level, "reason": self.reason,
+                              "fallback": self.fallback, **scalars}])
 
     def __float__(self):
         return float(self.bound)
@@ -116,6 +142,9 @@ class LowerBound:
         tail += f", fallback={self.fallback!r}" if self.fallback else ""
         return (f"LowerBound(method={self.method!r}, bound={self.bound:.4f}, estimate={self.estimate:.4f}, "
                 f"alpha={self.alpha:.4g}{tail})")
+
+
+_FRAME_KEYS = ("method", "bound", "estimate", "alpha", "confidence_level", "reason", "fallback")
 
 
 def _infeasible(method, alpha, reason, estimate=np.nan, **details) -> LowerBound:
@@ -143,6 +172,21 @@ class Selection:
     def n_compared(self) -> int:
         "K = |top|, the number of configurations behind the Šidák level of the 10p variants."
         return int(self.top.size)
+
+    def to_dict(self) -> dict:
+        "Every field (the learn mask and the score vectors in full), JSON-safe: the package's rule, `result_dict`."
+        return result_dict(self)
+
+    def to_frame(self):
+        """One row per configuration: its validation and eval scores and whether it is in `top`, `best`, `final`
+        (no rows when the selection is infeasible)."""
+        import pandas as pd  # imported here: `import ciauto.intervals` stays light
+        n = 0 if self.validation_scores is None else len(self.validation_scores)
+        c = np.arange(n)
+        return pd.DataFrame({"configuration": c,
+                             "validation_score": np.empty(0) if n == 0 else self.validation_scores,
+                             "eval_score": np.full(n, np.nan) if self.eval_scores is None else self.eval_scores,
+                             "top": np.isin(c, self.top), "best": c == self.best, "final": c == self.final})
 
     def __repr__(self):
         if not self.feasible:
@@ -727,4 +771,5 @@ def naive_bootstrap_bound(
     rng = as_generator(random_state)
     means = values[rng.integers(0, values.size, size=(n_bootstraps, values.size))].mean(axis=1)
     bound = float(np.sort(means)[rank - 1])
-    return LowerBound(bound, float(values.mean()), "NB", alpha, details=dict(winner=winner, quantile=quantile))
+    return LowerBound(bound, float(values.mean()), "NB", alpha, details=dict(winner=winner, quantile=quantile),
+                      metric_max=get_metric(metric).upper)

@@ -231,6 +231,9 @@ def conformal_threshold(calibration_nonconformity,  # r_1..r_n of the true label
     return q, k
 
 # %% ../nbs/07b_prediction_sets.ipynb #7eff9d0f
+from ._checks import result_dict
+
+
 @dataclass(frozen=True)
 class PredictionSets:
     "Split-conformal prediction sets of the test points, with the calibration that produced them."
@@ -285,6 +288,40 @@ class PredictionSets:
         return pd.DataFrame({"n_test": counts, "coverage": cover, "mean_size": size},
                             index=pd.RangeIndex(K, name="class"))
 
+    def to_dict(self) -> dict:
+        """Every field (the sets in full; the Mondrian fields None without Mondrian) and the summary `n_test`,
+        `mean_size`, `empty_share`, `size_counts`, JSON-safe: the package's rule, `result_dict`."""
+        counts = np.bincount(self.sizes, minlength=self.sets.shape[1] + 1)
+        return result_dict(self, n_test=self.sets.shape[0], mean_size=self.mean_size, empty_share=self.empty_share,
+                           size_counts=counts)
+
+    def to_frame(self) -> pd.DataFrame:
+        "One row per test point: a bool column per class and the set size."
+        frame = pd.DataFrame(self.sets, columns=[f"class_{j}" for j in range(self.sets.shape[1])])
+        frame["size"] = self.sizes
+        return frame
+
+    def plot(self,
+             ax=None,  # matplotlib Axes to draw on (a new figure when None)
+             y=None,  # true classes of the test points, to split the bars into covered / missed
+            ):
+        "Bar chart of the set sizes; with `y` (true classes) the bars split into covered and missed points."
+        if ax is None:
+            _, ax = plt.subplots(figsize=(5, 3.2))
+        sizes, bins = self.sizes, np.arange(self.sets.shape[1] + 1)
+        if y is None:
+            ax.bar(bins, np.bincount(sizes, minlength=bins.size), color="C0", label="test points")
+        else:
+            hit = self.sets[np.arange(len(y)), _class_labels(y, "y", sizes.size, self.sets.shape[1])]
+            covered = np.bincount(sizes[hit], minlength=bins.size)
+            ax.bar(bins, covered, color="C0", label=f"true class in the set ({hit.mean():.1%})")
+            ax.bar(bins, np.bincount(sizes[~hit], minlength=bins.size), bottom=covered, color="C3", label="missed")
+        ax.margins(y=0.12)
+        ax.set(xlabel="set size", ylabel="test points", xticks=bins,
+               title=f"{self.method.upper()}, α = {self.alpha:g}: mean size {self.mean_size:.2f}")
+        ax.legend(fontsize=8, loc="upper right")
+        return ax
+
     def __repr__(self):
         extra = f", lam={self.lam:g}, k_reg={self.k_reg}" if self.method == "raps" else ""
         rule = f", {self.rule}" if self.rule else ""
@@ -296,54 +333,6 @@ class PredictionSets:
             where = f", threshold={self.threshold:.4g}"
         return (f"PredictionSets({self.method}{rule}{extra}, alpha={self.alpha:g}, n={self.n_calibration}{where}; "
                 f"{self.sets.shape[0]} test points, mean size {self.mean_size:.3f}, empty {self.empty_share:.1%})")
-
-# %% ../nbs/07b_prediction_sets.ipynb #149fdcdf
-def _to_dict(self) -> dict:
-    "JSON-serialisable summary (without the sets themselves; `to_frame()` has them)."
-    counts = np.bincount(self.sizes, minlength=self.sets.shape[1] + 1)
-    def number(q):
-        return None if not math.isfinite(q) else float(q)
-    out = {"method": self.method, "rule": self.rule, "alpha": self.alpha, "randomized": self.randomized,
-           "lam": self.lam, "k_reg": self.k_reg, "scores": self.scores, "mondrian": self.mondrian,
-           "n_calibration": self.n_calibration, "rank": self.rank, "threshold": number(self.threshold),
-           "n_test": int(self.sets.shape[0]), "mean_size": self.mean_size, "empty_share": self.empty_share,
-           "size_counts": counts.tolist()}
-    if self.mondrian:
-        out.update(class_thresholds=[number(q) for q in self.class_thresholds],
-                   class_ranks=self.class_ranks.tolist(), class_counts=self.class_counts.tolist())
-    return out
-
-
-def _to_frame(self) -> pd.DataFrame:
-    "One row per test point: a bool column per class and the set size."
-    frame = pd.DataFrame(self.sets, columns=[f"class_{j}" for j in range(self.sets.shape[1])])
-    frame["size"] = self.sizes
-    return frame
-
-
-def _plot(self,
-          ax=None,  # matplotlib Axes to draw on (a new figure when None)
-          y=None,  # true classes of the test points, to split the bars into covered / missed
-         ):
-    "Bar chart of the set sizes; with `y` (true classes) the bars split into covered and missed points."
-    if ax is None:
-        _, ax = plt.subplots(figsize=(5, 3.2))
-    sizes, bins = self.sizes, np.arange(self.sets.shape[1] + 1)
-    if y is None:
-        ax.bar(bins, np.bincount(sizes, minlength=bins.size), color="C0", label="test points")
-    else:
-        hit = self.sets[np.arange(len(y)), _class_labels(y, "y", sizes.size, self.sets.shape[1])]
-        covered = np.bincount(sizes[hit], minlength=bins.size)
-        ax.bar(bins, covered, color="C0", label=f"true class in the set ({hit.mean():.1%})")
-        ax.bar(bins, np.bincount(sizes[~hit], minlength=bins.size), bottom=covered, color="C3", label="missed")
-    ax.margins(y=0.12)
-    ax.set(xlabel="set size", ylabel="test points", xticks=bins,
-           title=f"{self.method.upper()}, α = {self.alpha:g}: mean size {self.mean_size:.2f}")
-    ax.legend(fontsize=8, loc="upper right")
-    return ax
-
-
-PredictionSets.to_dict, PredictionSets.to_frame, PredictionSets.plot = _to_dict, _to_frame, _plot
 
 # %% ../nbs/07b_prediction_sets.ipynb #4b0fe603
 APS_RULES = ("include_last", "exact", "randomized")

@@ -41,6 +41,9 @@ def class_counts(n_samples: int, # N rows
     return np.diff(np.concatenate([[0], cumulative]))
 
 # %% ../nbs/04_simulation.ipynb #5a000a5e
+from ._checks import result_dict
+
+
 @dataclass(frozen=True, repr=False)
 class SimulatedPredictions:
     "A simulated CVT output: Π, labels, fold ids and the exact true performance of every configuration."
@@ -53,6 +56,15 @@ class SimulatedPredictions:
     @property
     def n_folds(self) -> int:
         return int(self.folds.max()) + 1
+
+    def to_dict(self) -> dict:
+        "Every field (Π, labels, folds, the true performances) in full, JSON-safe: the package's rule, `result_dict`."
+        return result_dict(self)
+
+    def to_frame(self) -> pd.DataFrame:
+        "One row per configuration: its column of Π and its true performance."
+        return pd.DataFrame({"configuration": np.arange(len(self.true_performance)),
+                             "true_performance": self.true_performance})
 
     def __repr__(self):
         n, c = self.predictions.shape[:2]

@@ -27,12 +27,29 @@ __all__ = ['PAPER_METHODS', 'MethodOutput', 'StudyMethod', 'register_method', 'u
            'reference_options']
 
 # %% ../nbs/06b_study_methods.ipynb #7aaba933
+from ._checks import ConfidenceInterval, interval_dict, result_dict
+
+
 @dataclass(frozen=True)
 class MethodOutput:
     "What a study method returns: the lower bound, the configuration it bounds (column of Π), and why it is NaN."
-    bound: float # the one-sided lower bound (NaN when the method could not give one)
+    bound: float # the one-sided lower bound (NaN when the method could not give one); alias of `confidence_interval.low`, kept for one release
     selected: int | None # the column of Π whose truth the bound is scored against (None: nothing selected)
     reason: str = "" # why the bound is NaN, or a note on how a finite bound came about
+
+    @property
+    def confidence_interval(self) -> ConfidenceInterval:
+        """[bound, +inf]: the one-sided interval. A method's output does not know the run's metric, so its open side is
+        +inf (a `LowerBound` knows its metric and closes at the metric's maximum, 1 for an AUC)."""
+        return ConfidenceInterval(self.bound, np.inf)
+
+    def to_dict(self) -> dict:
+        "Every field and `confidence_interval` (the level is the study's `alpha`), JSON-safe: `result_dict`."
+        return result_dict(self, **interval_dict(self.confidence_interval, None))
+
+    def to_frame(self) -> pd.DataFrame:
+        "One row: bound, selected, reason."
+        return pd.DataFrame([{"bound": self.bound, "selected": self.selected, "reason": self.reason}])
 
 
 @dataclass(frozen=True)

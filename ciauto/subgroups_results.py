@@ -11,13 +11,28 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._checks import check_choice, check_int
-from .subgroups_selectors import Selector, json_safe, pattern_string
+from ._checks import ConfidenceInterval, check_choice, check_int, result_dict
+from .subgroups_selectors import Selector, pattern_string
 
 # %% auto #0
 __all__ = ['Subgroup', 'SubgroupResult', 'subgroup_table', 'format_subgroups', 'subroc_splits']
 
 # %% ../nbs/08b_subgroups_results.ipynb #a89652e0
+_STATS = ("quality", "size", "positives", "metric_value", "phi")  # a subgroup's statistics
+_SELECTOR_COLUMNS = ("attribute", "operator", "value", "lower", "upper")  # a selector's parts in a tidy frame
+
+
+def _selector_rows(selectors) -> list:
+    "One dict per selector (attribute, operator, value, lower, upper); one of Nones for the empty pattern."
+    rows = []
+    for sel in selectors or (None,):
+        bounded = sel is not None and sel.operator in ("in", ">=", "<")
+        rows.append({"attribute": sel and sel.attribute, "operator": sel and sel.operator,
+                     "value": sel.value if sel is not None and sel.operator in ("==", ">=", "<") else None,
+                     "lower": sel.lo if bounded else np.nan, "upper": sel.hi if bounded else np.nan})
+    return rows
+
+
 @dataclass(frozen=True, repr=False)
 class Subgroup:
     "A found subgroup: a conjunction of selectors and its statistics on the searched rows."
@@ -51,15 +66,20 @@ class Subgroup:
         return out
 
     def to_dict(self) -> dict:
-        "JSON-safe dict: pattern, selectors (attribute, operator, value) and statistics."
-        return {"pattern": self.pattern, "selectors": [s.to_dict() for s in self.selectors],
-                **{k: json_safe(getattr(self, k)) for k in ("quality", "size", "positives", "metric_value", "phi")}}
+        "Every field (the selectors as attribute, operator, value) and the `pattern`, JSON-safe (`result_dict`)."
+        return {"pattern": self.pattern, **result_dict(self, selectors=[s.to_dict() for s in self.selectors])}
+
+    def to_frame(self) -> pd.DataFrame:
+        "One row per selector (one row for the empty pattern): the pattern, the selector's parts and the statistics."
+        stats = {k: getattr(self, k) for k in _STATS}
+        return pd.DataFrame([{"pattern": self.pattern, **row, **stats} for row in _selector_rows(self.selectors)],
+                            columns=["pattern", *_SELECTOR_COLUMNS, *_STATS])
 
     @classmethod
     def from_dict(cls, d: dict # a `to_dict()` output (or any dict with 'selectors')
                  ) -> Subgroup:
         "The subgroup back from `to_dict()`, e.g. read from JSON, ready for `mask`."
-        stats = {k: d[k] for k in ("quality", "size", "positives", "metric_value", "phi") if d.get(k) is not None}
+        stats = {k: d[k] for k in _STATS if d.get(k) is not None}
         return cls(tuple(Selector.from_dict(s) for s in d["selectors"]), **stats)
 
 # %% ../nbs/08b_subgroups_results.ipynb #a89652ee
@@ -111,9 +131,40 @@ class SubgroupResult:
     @property
     def subgroups(self) -> list:
         "The `Subgroup`s in table order."
-        cols = ("quality", "size", "positives", "metric_value", "phi")
-        return [Subgroup(sels, **{c: row[c] for c in cols})
-                for sels, row in zip(self.selectors, self.table[list(cols)].to_dict("records"))]
+        return [Subgroup(sels, **{c: row[c] for c in _STATS})
+                for sels, row in zip(self.selectors, self.table[list(_STATS)].to_dict("records"))]
+
+    @property
+    def confidence_level(self) -> float | None:
+        "The level of the corrected gaps' intervals (None before `corrected_gaps`)."
+        return None if self.corrections is None else self.corrections["confidence_level"]
+
+    @property
+    def confidence_interval(self) -> ConfidenceInterval | None:
+        """Per subgroup (table order), the interval of the bias-corrected gap: `low` and `high` are arrays, as in
+        scipy's `BootstrapResult` of a vector statistic; the table's `gap_lower` and `gap_upper` columns hold the
+        same numbers under their older names, kept for one release. None before `corrected_gaps`."""
+        if self.corrections is None:
+            return None
+        return ConfidenceInterval(self.table["gap_lower"].to_numpy(float), self.table["gap_upper"].to_numpy(float))
+
+    def to_dict(self) -> dict:
+        """Every field by the package's rule (`result_dict`: the covers, labels, scores and bootstrap gaps in full),
+        the table and the selectors as one record per subgroup (`subgroups`), and the corrected gaps' interval."""
+        rows = self.table.to_dict("records")
+        ci = self.confidence_interval
+        return result_dict(self, omit=("table", "selectors"), confidence_level=self.confidence_level,
+                           confidence_interval=None if ci is None else {"low": ci.low, "high": ci.high},
+                           subgroups=[dict(row, selectors=[s.to_dict() for s in sels])
+                                      for row, sels in zip(rows, self.selectors)])
+
+    def to_frame(self) -> pd.DataFrame:
+        "Tidy table: one row per (subgroup, selector) with rank, attribute, operator, value, lower, upper."
+        rows = [{"rank": rank, **parts, **row}
+                for rank, (row, sels) in enumerate(zip(self.table.to_dict("records"), self.selectors), start=1)
+                for parts in _selector_rows(sels)]
+        columns = ["rank", "pattern", *_SELECTOR_COLUMNS]
+        return pd.DataFrame(rows, columns=columns + [c for c in self.table.columns if c != "pattern"])
 
     def plot(self, ax=None, *, # matplotlib axes (default: a new figure)
              top: int = 10, # how many subgroups to draw
@@ -122,34 +173,6 @@ class SubgroupResult:
         "Gap against size of the top subgroups (with corrected intervals after `corrected_gaps`), or their curves."
         check_choice(kind, "kind", ("gaps", "curves"))
         return (_plot_gaps if kind == "gaps" else _plot_curves)(self, ax, check_int(top, "top", minimum=1))
-
-# %% ../nbs/08b_subgroups_results.ipynb #0ad1a881
-def _result_to_dict(self) -> dict:
-    "JSON-safe dict: the search's summary, settings and every subgroup (table columns and selectors)."
-    rows = self.table.to_dict("records")
-    return {"metric": self.metric, "mode": self.mode, "baseline": json_safe(self.baseline),
-            "n_evaluated": self.n_evaluated, "n_metric_evaluations": self.n_metric_evaluations,
-            "seconds": json_safe(self.seconds), "settings": json_safe(self.settings),
-            "significance": json_safe(self.significance),
-            "corrections": json_safe({k: v for k, v in (self.corrections or {}).items() if k != "gaps"}) or None,
-            "subgroups": [dict(json_safe(row), selectors=[s.to_dict() for s in sels])
-                          for row, sels in zip(rows, self.selectors)]}
-
-
-def _result_to_frame(self) -> pd.DataFrame:
-    "Tidy table: one row per (subgroup, selector) with rank, attribute, operator, value, lower, upper."
-    rows = []
-    for rank, (row, sels) in enumerate(zip(self.table.to_dict("records"), self.selectors), start=1):
-        for sel in sels or (None,):
-            bounded = sel is not None and sel.operator in ("in", ">=", "<")
-            rows.append({"rank": rank, "attribute": sel and sel.attribute, "operator": sel and sel.operator,
-                         "value": sel.value if sel is not None and sel.operator in ("==", ">=", "<") else None,
-                         "lower": sel.lo if bounded else np.nan, "upper": sel.hi if bounded else np.nan, **row})
-    columns = ["rank", "pattern", "attribute", "operator", "value", "lower", "upper"]
-    return pd.DataFrame(rows, columns=columns + [c for c in self.table.columns if c != "pattern"])
-
-
-SubgroupResult.to_dict, SubgroupResult.to_frame = _result_to_dict, _result_to_frame
 
 # %% ../nbs/08b_subgroups_results.ipynb #a89652ef
 def _plot_curves(result, ax, top):

@@ -15,8 +15,8 @@ import pandas as pd
 from ._checks import binary_codes, check_bool, check_choice, check_int, check_real
 
 # %% auto #0
-__all__ = ['json_safe', 'Selector', 'selector_masks', 'cut_points', 'attribute_selectors', 'pattern_string', 'SearchOptions',
-           'resolve_quality', 'row_losses', 'checked_attributes', 'labels_scores', 'build_selectors']
+__all__ = ['Selector', 'selector_masks', 'cut_points', 'attribute_selectors', 'pattern_string', 'SearchOptions',
+           'resolve_quality', 'row_losses', 'checked_attributes', 'labels_scores', 'build_selectors', 'json_safe']
 
 # %% ../nbs/08a_subgroups_selectors.ipynb #a1c0de01
 _OPERATORS = ("==", "in", ">=", "<", "is missing")
@@ -30,22 +30,9 @@ def _format_number(v) -> str:
     return str(int(v)) if v.is_integer() else repr(v)
 
 
-def json_safe(v, # a number, string, None, or an array, list, tuple or dict of them (nested)
-             ):
-    "A JSON-safe copy: numpy scalars as Python numbers, NaN and infinities as None, tuples as lists."
-    if isinstance(v, dict):
-        return {str(k): json_safe(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple, np.ndarray)):
-        return [json_safe(x) for x in v]
-    if isinstance(v, (bool, np.bool_)):
-        return bool(v)
-    if isinstance(v, numbers.Integral):
-        return int(v)
-    if isinstance(v, numbers.Real):
-        return float(v) if math.isfinite(v) else None
-    if v is None or isinstance(v, str):
-        return v
-    return getattr(v, "__name__", str(v))
+from ._checks import json_safe  # the package's one conversion to JSON, still importable from here
+
+_all_ = ["json_safe"]
 
 # %% ../nbs/08a_subgroups_selectors.ipynb #a1c0de02
 @dataclass(frozen=True)
