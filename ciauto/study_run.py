@@ -96,45 +96,39 @@ class StudyRun:
         return (f"StudyRun(N={self.n_samples}, C={self.n_configurations}, F={self.n_folds}, "
                 f"classes={self.n_classes}, metric={self.metric!r})")
 
-# %% ../nbs/06a_study_run.ipynb #4cf42a6b
-def _fold_scores(self) -> np.ndarray:
-    "P[f, c]: the metric of configuration c on fold f."
-    if self._fold_scores is None:
-        self._fold_scores = fold_performance(self.predictions, self.y, self.folds, self.metric)
-    return self._fold_scores
+    @property
+    def fold_scores(self) -> np.ndarray:
+        "P[f, c]: the metric of configuration c on fold f."
+        if self._fold_scores is None:
+            self._fold_scores = fold_performance(self.predictions, self.y, self.folds, self.metric)
+        return self._fold_scores
 
+    @property
+    def winner(self) -> int:
+        """The CV winner (`ciauto._checks.cv_winner`): the best mean fold performance in the metric's direction
+        (the largest AUC, the smallest Brier score), first index on ties."""
+        return cv_winner(self.fold_scores, get_metric(self.metric))
 
-def _winner(self) -> int:
-    """The CV winner (`ciauto._checks.cv_winner`): the best mean fold performance in the metric's direction
-    (the largest AUC, the smallest Brier score), first index on ties."""
-    return cv_winner(self.fold_scores, get_metric(self.metric))
+    @property
+    def selection(self) -> Selection:
+        """The learn/eval split and its `best`, `top` and `final` configurations (`ciauto.intervals.Selection`),
+        shared by the split-based methods; `selection.reason` says why it is infeasible."""
+        if self._selection is None:
+            if self._skip_selection:
+                self._selection = Selection(None, None, np.array([], dtype=np.int64), None, None, None, 0,
+                                            self._skip_selection)
+            else:
+                self._selection = learn_eval_selection(self.predictions, self.y, self.folds,
+                                                       random_state=as_generator(self._selection_seed),
+                                                       **self._selection_options)
+        return self._selection
 
-
-def _selection(self) -> Selection:
-    """The learn/eval split and its `best`, `top` and `final` configurations (`ciauto.intervals.Selection`),
-    shared by the split-based methods; `selection.reason` says why it is infeasible."""
-    if self._selection is None:
-        if self._skip_selection:
-            self._selection = Selection(None, None, np.array([], dtype=np.int64), None, None, None, 0,
-                                        self._skip_selection)
-        else:
-            self._selection = learn_eval_selection(self.predictions, self.y, self.folds,
-                                                   random_state=as_generator(self._selection_seed),
-                                                   **self._selection_options)
-    return self._selection
-
-
-def _truth_of(self,
+    def truth(self,
               configuration: int, # a column of Π
              ) -> float:
-    "True performance of column `configuration` of Π."
-    c = int(configuration)
-    if c not in self._truth_cache:
-        self._truth_cache[c] = float(self._truth(c) if callable(self._truth) else self._truth[c])
-    return self._truth_cache[c]
+        "True performance of column `configuration` of Π."
+        c = int(configuration)
+        if c not in self._truth_cache:
+            self._truth_cache[c] = float(self._truth(c) if callable(self._truth) else self._truth[c])
+        return self._truth_cache[c]
 
-
-StudyRun.fold_scores = property(_fold_scores)
-StudyRun.winner = property(_winner)
-StudyRun.selection = property(_selection)
-StudyRun.truth = _truth_of
