@@ -650,9 +650,21 @@ def _fold_matrix(scorer, scores, target, folds, completed, ok, errors) -> np.nda
         try:  # folds a configuration did not complete (dropped) hold NaN predictions: NaN scores
             perf[:, c] = fold_score_matrix(scorer, scores[:, [c]], target, folds, F)[:, 0]
         except (ValueError, TypeError) as error:
-            errors[c] = f"metric: {type(error).__name__}: {error}"
+            errors[c] = f"metric on fold {_failing_fold(scorer, scores[:, [c]], target, folds)}: " \
+                        f"{type(error).__name__}: {error}"
             perf[:, c] = np.nan
     return perf
+
+
+def _failing_fold(scorer, column, target, folds) -> int:
+    "The first fold whose score raises: the table names it, as a user fixing the data needs to know where to look."
+    for f in range(int(folds.max()) + 1):
+        rows = folds == f
+        try:
+            fold_score_matrix(scorer, column[rows], target[rows], np.zeros(int(rows.sum()), np.int64), 1)
+        except (ValueError, TypeError):
+            return f
+    return -1  # only the whole matrix failed (not seen; kept total so the message never fails itself)
 
 
 def _table(configs, errors, ok, perf, seconds, completed, dropped_at) -> pd.DataFrame:

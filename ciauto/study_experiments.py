@@ -13,14 +13,15 @@ from joblib import Parallel, delayed
 from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
 
-from ._checks import as_seed_sequence, check_int, check_n_jobs, check_probability, check_real
+from ._checks import (as_seed_sequence, check_int, check_n_jobs, check_probability, check_real, child_generator,
+                            keyed_child)
 from .cvt import (as_configurations, cross_validate_configurations, default_configurations, predict_scores,
                         seeded_estimator)
 from .datasets import list_datasets, load_dataset
 from .metrics import roc_auc
 from .simulation import paper_settings, simulate_predictions
 from .study_methods import PAPER_METHODS, apply_methods, check_method_options, resolve_methods
-from .study_run import StudyRun, keyed_child, setting_label
+from .study_run import StudyRun, setting_label
 
 # %% auto #0
 __all__ = ['SELECTION_OPTIONS', 'SETTING_FIELDS', 'SETTING_DEFAULTS', 'SETTING_COLUMNS', 'SIMULATION_OPTIONS', 'PAPER_DATASETS',
@@ -132,7 +133,7 @@ def _simulation_task(setting: dict, run_index: int, seed, methods, alpha, method
     sim = simulate_predictions(setting["beta_a"], setting["beta_b"], n_samples=setting["n_samples"],
                                n_configurations=setting["n_configurations"], balance=setting["balance"],
                                n_folds=setting["n_folds"], n_classes=setting["n_classes"],
-                               random_state=np.random.default_rng(keyed_child(seed, "data")),
+                               random_state=child_generator(seed, "data"),
                                **({} if setting["n_classes"] != 2 else simulation_options))
     folds = np.asarray(sim.folds)
     n_folds = int(folds.max()) + 1
@@ -238,7 +239,7 @@ def _holdout_truth(configuration, seed, X_train, y_train, X_holdout, y_holdout) 
 
 def _real_data_task(name, X, codes, train_size, split, seed, configurations, methods, alpha, method_options,
                     n_folds, selection_options) -> list[dict]:
-    rng = np.random.default_rng(keyed_child(seed, "split"))
+    rng = child_generator(seed, "split")
     train = stratified_train_indices(codes, train_size, rng)
     holdout = np.setdiff1d(np.arange(len(codes)), train)
     X_train, y_train = X.iloc[train].reset_index(drop=True), codes[train]
@@ -365,7 +366,7 @@ def timing_study(*,
             seed = keyed_child(root, factor, value)
             sim = simulate_predictions(24, 6, n_samples=point["n_samples"], n_configurations=point["n_configurations"],
                                        balance=0.5, n_folds=point["n_folds"],
-                                       random_state=np.random.default_rng(keyed_child(seed, "data")))
+                                       random_state=child_generator(seed, "data"))
 
             def one_call(repeat):
                 run = StudyRun(sim.predictions, sim.y, sim.folds, truth=sim.true_performance)

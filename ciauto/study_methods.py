@@ -14,11 +14,11 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from ._checks import as_seed_sequence, check_choice, int_child_generator
+from ._checks import as_seed_sequence, check_choice, child_generator, int_child_generator
 from .bbc import bbc
 from .intervals import (HM_VARIANTS, DegenerateBoundWarning, InfeasibleBoundWarning, LowerBound, delong_bound,
                               hanley_mcneil_bound, mabt_bound, naive_bootstrap_bound, tilting_bound)
-from .study_run import StudyRun, keyed_child
+from .study_run import StudyRun
 
 # %% auto #0
 __all__ = ['PAPER_METHODS', 'MethodOutput', 'StudyMethod', 'register_method', 'unregister_method', 'list_methods', 'get_method',
@@ -191,7 +191,7 @@ def apply_methods(run: StudyRun, # one run: Π, labels, folds, truth
             if method.uses_selection:
                 run.selection  # shared across methods: computed before, not inside, the method's timing
             kwargs = {**method.defaults, **options.get(method.name, {})}
-            rng = np.random.default_rng(keyed_child(seed, "method", method.name))
+            rng = child_generator(seed, "method", method.name)
             start = time.perf_counter()
             value = method.func(run, alpha=alpha, random_state=rng, **kwargs)
             seconds = time.perf_counter() - start
