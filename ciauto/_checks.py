@@ -5,9 +5,11 @@
 # %% ../nbs/00a_checks.ipynb #a466aa74
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 import zlib
+from typing import NamedTuple
 
 import numpy as np
 
@@ -573,10 +575,6 @@ def check_memory(n_bytes: float, # estimated bytes the request's arrays need
                          f"{limit / 2**30:.1f} GiB); choose a smaller value")
 
 # %% ../nbs/00a_checks.ipynb #7e51a0d2
-import dataclasses
-from typing import NamedTuple
-
-
 class ConfidenceInterval(NamedTuple):
     "An interval's two ends, as scipy's `ConfidenceInterval`: `low, high = result.confidence_interval` unpacks it."
     low: float  # the lower end (for a one-sided upper bound: the metric's range start, or -inf)

@@ -16,6 +16,7 @@ from ._checks import (QUANTILES, WINNER_RULES, as_array, as_float_array, as_fold
                             check_choice, check_memory, check_fold_classes, check_fold_ids, check_int, check_n_jobs,
                             check_probability, check_same_length, cv_winner, fold_ids_from_splits, group_codes,
                             order_statistic, sorted_labels, spawn_seeds)
+from ._checks import ConfidenceInterval, interval_dict, result_dict
 from .metrics import (Metric, accuracy, average_precision, balanced_accuracy, brier_score, f1, fold_score_matrix,
                             get_metric, neg_brier_score, neg_log_loss, neg_mean_absolute_error, neg_mean_squared_error,
                             neg_root_mean_squared_error, pr_auc, r2, resolve_metric, roc_auc)
@@ -694,9 +695,6 @@ def _interval(distribution, sign, metric, confidence_level, alternative, quantil
     return (float(low), float(high)) if sign > 0 else (float(-high), float(-low))
 
 # %% ../nbs/03_bbc.ipynb #b523f109
-from ._checks import ConfidenceInterval, interval_dict, result_dict
-
-
 @dataclass(frozen=True, repr=False, eq=False)
 class BBCResult:
     """What `bbc` returns: the winner's bias-corrected performance, its interval and the bootstrap distribution.

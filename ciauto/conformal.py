@@ -25,6 +25,7 @@ from sklearn.exceptions import NotFittedError
 from ._checks import (as_array, as_binary_labels, as_float_array, as_generator, check_bool, check_choice, check_int,
                             check_n_jobs, check_probability, check_real, legacy_seed, legacy_stream,
                             order_statistic_ranks, uniforms)
+from ._checks import ConfidenceInterval, interval_dict, result_dict
 from .metrics import pr_auc_from_points, pr_points_merge
 
 # %% auto #0
@@ -168,9 +169,6 @@ def _calibrate_c(n, delta, k, n_simulations, random_state, n_jobs=None):
     return c, asymptotic_delta(n, c), False
 
 # %% ../nbs/07_conformal.ipynb #469c3135
-from ._checks import ConfidenceInterval, interval_dict, result_dict
-
-
 @dataclass(frozen=True)
 class Band:
     "A built calibration band: `upper` is b_1..b_{n+1}, `lower` is a_0..a_n (read-only arrays)."

@@ -39,6 +39,7 @@ from ._checks import (as_array, as_binary_labels, as_float_array, as_seed_sequen
                             check_fold_classes, check_int, check_n_jobs, check_probability, check_real, check_same_length,
                             child_generator, class_codes, cv_winner, fold_ids_from_splits, group_codes, keyed_child,
                             make_folds, positive_label, sorted_labels)
+from ._checks import result_dict
 from .cvt_result import CVTResult  # the result lives in a light module of its own (no scikit-learn)
 from .metrics import METRICS, Metric, auc_sorted, fold_score_matrix, get_metric, resolve_metric
 
@@ -854,9 +855,6 @@ def cross_validate_configurations(
     return _cvt_result(data, loop, folds, estimators, refit)
 
 # %% ../nbs/02_cvt.ipynb #5e1d0a02
-from ._checks import result_dict
-
-
 @dataclass(frozen=True, repr=False)
 class NestedCVResult:
     """Nested cross-validation: in every outer fold, CVT on the outer training part picks a winner, which is refit on

@@ -22,6 +22,7 @@ from scipy.stats import rankdata
 from ._checks import (QUANTILES, as_array, as_binary_labels, as_float_array, as_generator, check_choice,
                             check_fold_ids, check_int, check_probability, check_same_length, cv_winner,
                             order_statistic_rank)
+from ._checks import ConfidenceInterval, interval_dict, result_dict
 from .metrics import auc_sorted, fold_score_matrix, get_metric, roc_auc_ovo
 
 # %% auto #0
@@ -93,9 +94,6 @@ def column_aucs(y, # 0/1 labels (1 = positive)
     return auc if s.ndim == 2 else auc[:1]
 
 # %% ../nbs/05_intervals.ipynb #ecbabeac
-from ._checks import ConfidenceInterval, interval_dict, result_dict
-
-
 @dataclass(frozen=True, repr=False)
 class LowerBound:
     "A one-sided lower confidence bound, or NaN with the reason the method could not produce one."

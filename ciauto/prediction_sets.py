@@ -20,6 +20,7 @@ from sklearn.neighbors import NearestNeighbors
 
 from ._checks import (as_array, as_float_array, as_generator, check_bool, check_choice, check_int,
                             check_probability, check_real, class_codes, order_statistic_rank, sorted_labels)
+from ._checks import result_dict
 from .conformal import outlier_scores
 
 # %% auto #0
@@ -231,9 +232,6 @@ def conformal_threshold(calibration_nonconformity,  # r_1..r_n of the true label
     return q, k
 
 # %% ../nbs/07b_prediction_sets.ipynb #7eff9d0f
-from ._checks import result_dict
-
-
 @dataclass(frozen=True)
 class PredictionSets:
     "Split-conformal prediction sets of the test points, with the calibration that produced them."
