@@ -19,7 +19,7 @@ from ._checks import (WINNER_RULES, as_array, as_float_array, as_fold_ids, binar
                             check_n_jobs, cv_winner, fold_ids_from_splits, group_codes, positive_label, sorted_labels,
                             spawn_seeds)
 from .cvt_result import CVTResult
-from .metrics import METRICS, Metric, fold_score_matrix, get_metric, resolve_metric
+from .metrics import METRICS, Metric, fold_score_matrix, resolve_metric
 
 
 def _cvt():

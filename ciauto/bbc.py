@@ -12,13 +12,13 @@ from functools import partial
 import numpy as np
 from numba import njit
 
-from ._checks import (QUANTILES, WINNER_RULES, as_array, as_float_array, as_fold_ids, binary_codes, check_bool,
-                            check_choice, check_memory, check_fold_classes, check_fold_ids, check_int, check_n_jobs,
-                            check_probability, check_same_length, cv_winner, fold_ids_from_splits, group_codes,
-                            order_statistic, sorted_labels, spawn_seeds)
-from ._checks import ConfidenceInterval, interval_dict, result_dict
-from .metrics import (Metric, accuracy, average_precision, balanced_accuracy, brier_score, f1, fold_score_matrix,
-                            get_metric, neg_brier_score, neg_log_loss, neg_mean_absolute_error, neg_mean_squared_error,
+from ._checks import (ConfidenceInterval, QUANTILES, WINNER_RULES, as_array, as_float_array, as_fold_ids,
+                            binary_codes, check_bool, check_choice, check_fold_classes, check_int, check_memory,
+                            check_n_jobs, check_probability, check_same_length, cv_winner,
+                            fold_ids_from_splits, group_codes, interval_dict, order_statistic, result_dict,
+                            sorted_labels, spawn_seeds)
+from .metrics import (accuracy, average_precision, balanced_accuracy, brier_score, f1, fold_score_matrix,
+                            neg_brier_score, neg_log_loss, neg_mean_absolute_error, neg_mean_squared_error,
                             neg_root_mean_squared_error, pr_auc, r2, resolve_metric, roc_auc)
 
 # %% auto #0

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import numbers
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -22,10 +21,9 @@ from scipy.stats import false_discovery_control
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
-from ._checks import (as_array, as_binary_labels, as_float_array, as_generator, check_bool, check_choice, check_int,
-                            check_n_jobs, check_probability, check_real, legacy_seed, legacy_stream,
-                            order_statistic_ranks, uniforms)
-from ._checks import ConfidenceInterval, interval_dict, result_dict
+from ._checks import (ConfidenceInterval, as_array, as_binary_labels, as_float_array, as_generator, check_bool,
+                            check_choice, check_int, check_n_jobs, check_probability, check_real, interval_dict,
+                            legacy_seed, legacy_stream, order_statistic_ranks, result_dict, uniforms)
 from .metrics import pr_auc_from_points, pr_points_merge
 
 # %% auto #0

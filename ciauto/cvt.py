@@ -36,10 +36,9 @@ from threadpoolctl import ThreadpoolController
 from tqdm.auto import tqdm
 
 from ._checks import (as_array, as_binary_labels, as_float_array, as_seed_sequence, check_bool, check_choice,
-                            check_fold_classes, check_int, check_n_jobs, check_probability, check_real, check_same_length,
-                            child_generator, class_codes, cv_winner, fold_ids_from_splits, group_codes, keyed_child,
-                            make_folds, positive_label, sorted_labels)
-from ._checks import result_dict
+                            check_fold_classes, check_int, check_n_jobs, check_probability, check_real,
+                            check_same_length, child_generator, class_codes, cv_winner, fold_ids_from_splits,
+                            group_codes, keyed_child, make_folds, positive_label, result_dict, sorted_labels)
 from .cvt_result import CVTResult  # the result lives in a light module of its own (no scikit-learn)
 from .metrics import METRICS, Metric, auc_sorted, fold_score_matrix, get_metric, resolve_metric
 

@@ -19,11 +19,10 @@ from scipy.optimize import brentq
 from scipy.special import ndtri
 from scipy.stats import rankdata
 
-from ._checks import (QUANTILES, as_array, as_binary_labels, as_float_array, as_generator, check_choice,
-                            check_fold_ids, check_int, check_probability, check_same_length, cv_winner,
-                            order_statistic_rank)
-from ._checks import ConfidenceInterval, interval_dict, result_dict
-from .metrics import auc_sorted, fold_score_matrix, get_metric, roc_auc_ovo
+from ._checks import (ConfidenceInterval, QUANTILES, as_array, as_binary_labels, as_float_array, as_generator,
+                            check_choice, check_fold_ids, check_int, check_probability, check_same_length, cv_winner,
+                            interval_dict, order_statistic_rank, result_dict)
+from .metrics import auc_sorted, fold_score_matrix, get_metric
 
 # %% auto #0
 __all__ = ['DIRECTIONS', 'HM_VARIANTS', 'INFLUENCES', 'MAX_COUNT_CELLS', 'TIE_TOLERANCE', 'BRENT_TOLERANCE',

@@ -19,8 +19,8 @@ from sklearn.base import clone
 from sklearn.neighbors import NearestNeighbors
 
 from ._checks import (as_array, as_float_array, as_generator, check_bool, check_choice, check_int,
-                            check_probability, check_real, class_codes, order_statistic_rank, sorted_labels)
-from ._checks import result_dict
+                            check_probability, check_real, class_codes, order_statistic_rank, result_dict,
+                            sorted_labels)
 from .conformal import outlier_scores
 
 # %% auto #0
@@ -29,7 +29,7 @@ __all__ = ['METHODS', 'SCORE_KINDS', 'SCORE_OPTIONS', 'APS_RULES', 'MAHALANOBIS_
            'conformal_threshold', 'PredictionSets', 'conformal_sets', 'softmax_scores', 'class_conditional_scores']
 
 # %% ../nbs/07b_prediction_sets.ipynb #15b439e0
-METHODS = ("lac", "aps", "raps")
+METHODS = ("lac", "aps", "raps")  # the built-in scores; `list_set_scores()` names every registered one
 SCORE_KINDS = ("probability", "nonconformity")
 
 

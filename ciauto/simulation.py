@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtri
 
-from ._checks import as_generator, check_choice, check_int, check_real, legacy_stream
+from ._checks import as_generator, check_choice, check_int, check_real, legacy_stream, result_dict
 
 # %% auto #0
 __all__ = ['AUC_LIMIT', 'SIMULATION_ARGS', 'REFERENCE_LOOP', 'class_counts', 'SimulatedPredictions', 'simulate_predictions',
@@ -41,9 +41,6 @@ def class_counts(n_samples: int, # N rows
     return np.diff(np.concatenate([[0], cumulative]))
 
 # %% ../nbs/04_simulation.ipynb #5a000a5e
-from ._checks import result_dict
-
-
 @dataclass(frozen=True, repr=False)
 class SimulatedPredictions:
     "A simulated CVT output: Π, labels, fold ids and the exact true performance of every configuration."

@@ -14,7 +14,8 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from ._checks import as_seed_sequence, check_choice, child_generator, int_child_generator
+from ._checks import (ConfidenceInterval, as_seed_sequence, check_choice, child_generator, int_child_generator,
+                            interval_dict, result_dict)
 from .bbc import bbc
 from .intervals import (HM_VARIANTS, DegenerateBoundWarning, InfeasibleBoundWarning, LowerBound, delong_bound,
                               hanley_mcneil_bound, mabt_bound, naive_bootstrap_bound, tilting_bound)
@@ -27,9 +28,6 @@ __all__ = ['PAPER_METHODS', 'MethodOutput', 'StudyMethod', 'register_method', 'u
            'reference_options']
 
 # %% ../nbs/06b_study_methods.ipynb #7aaba933
-from ._checks import ConfidenceInterval, interval_dict, result_dict
-
-
 @dataclass(frozen=True)
 class MethodOutput:
     "What a study method returns: the lower bound, the configuration it bounds (column of Π), and why it is NaN."
