@@ -12,13 +12,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._checks import result_dict
+
 # %% auto #0
 __all__ = ['CVTResult']
 
 # %% ../nbs/02a_cvt_result.ipynb #9f1cb9e0
-from ._checks import result_dict
-
-
 @dataclass(frozen=True, repr=False)
 class CVTResult:
     """Out-of-sample predictions of every successful configuration on one fold partition, and the CV winner.
@@ -81,6 +80,7 @@ class CVTResult:
 
     @property
     def winner_name(self) -> str:
+        "The CV winner's configuration name."
         return self.configurations.loc[self.configurations["column"] == self.winner, "name"].iloc[0]
 
     @property

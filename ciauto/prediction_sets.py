@@ -201,10 +201,13 @@ def _check_raps(lam, k_reg):
     return {"lam": check_real(lam, "lam", minimum=0), "k_reg": check_int(k_reg, "k_reg", minimum=0)}
 
 
-register_set_score("lac", _lac, nonconformity=True, replace=True)
-register_set_score("aps", _aps_plain, randomizable=True, probabilities=True, replace=True)
-register_set_score("raps", _raps, options={"lam": 0.01, "k_reg": 1}, check=_check_raps, randomizable=True,
-                   probabilities=True, replace=True)
+_BUILT_IN_SCORES = (  # the three scores of the papers, registered like any other
+    ("lac", _lac, dict(nonconformity=True)),
+    ("aps", _aps_plain, dict(randomizable=True, probabilities=True)),
+    ("raps", _raps, dict(options={"lam": 0.01, "k_reg": 1}, check=_check_raps, randomizable=True, probabilities=True)),
+)
+for _name, _score, _settings in _BUILT_IN_SCORES:
+    register_set_score(_name, _score, replace=True, **_settings)
 
 # %% ../nbs/07b_prediction_sets.ipynb #7a2a6b26
 def _threshold(r: np.ndarray, alpha: float) -> tuple[float, int]:
