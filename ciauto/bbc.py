@@ -1264,16 +1264,9 @@ def _report_chunk(seeds, task, a, report_perf):
 
 def _warn_below_chance(cv_values, metric):
     "Warn when every configuration's CV value is on the wrong side of the metric's chance level (`Metric.chance`)."
-    if metric.chance is None:
-        return
-    means = cv_values.mean(axis=0)
-    below = means < metric.chance if metric.greater_is_better else means > metric.chance
-    if below.all():
-        best = means.max() if metric.greater_is_better else means.min()
-        warnings.warn(f"every configuration's cross-validated {metric.name} is worse than chance ({metric.chance:g}; the "
-                      f"best is {best:.4f}): the predictions point the wrong way (survival times given instead of "
-                      "risks? the other class's scores?), so the CV picks the worst model; flip the predictions",
-                      UserWarning, stacklevel=4)
+    below = metric.chance_warning(cv_values)
+    if below:
+        warnings.warn(below, UserWarning, stacklevel=4)
 
 
 def _warn_other_winner(source, winner, names, winner_rule):
@@ -1285,4 +1278,4 @@ def _warn_other_winner(source, winner, names, winner_rule):
         warnings.warn(f"bbc corrects configuration {_name(names, winner)}, the best by winner_rule={winner_rule!r}, "
                       f"but the CVTResult's winner is {_name(names, int(chosen))}: the estimate is not about the "
                       "configuration the tool chose (pass the winner_rule that reproduces the tool's choice)",
-                      UserWarning, stacklevel=4)
+                      UserWarning, stacklevel=3)

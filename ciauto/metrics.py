@@ -878,6 +878,24 @@ class Metric:
             raise ValueError(f"metric {self.name!r} returned {value!r}, outside its range [{self.lower}, {self.upper}]")
         return float(value)
 
+    def chance_warning(self,
+                       values,  # F×C (or C) values of C configurations, NaN where missing
+                      ) -> str | None:  # the warning's text, or None
+        "A warning when every configuration's mean value is worse than `chance` (None without a chance level)."
+        v = np.asarray(values, dtype=np.float64)
+        v = v.reshape(-1, v.shape[-1]) if v.ndim else v.reshape(1, 1)
+        seen = np.isfinite(v)
+        if self.chance is None or not seen.any(axis=0).any():
+            return None
+        means = np.where(seen, v, 0).sum(axis=0)[seen.any(axis=0)] / seen.sum(axis=0)[seen.any(axis=0)]
+        worse = means < self.chance if self.greater_is_better else means > self.chance
+        if not worse.all():
+            return None
+        best = means.max() if self.greater_is_better else means.min()
+        return (f"every configuration's {self.name} is worse than chance ({self.chance:g}; the best is {best:.4f}): the "
+                "predictions point the wrong way (survival times given instead of risks? scores of the other class?), "
+                "so the best of them is the least wrong; flip the predictions (or the positive class)")
+
     @property
     def best(self) -> float:
         "The best value the metric can take (the open end of a one-sided interval)."
