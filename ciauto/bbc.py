@@ -422,7 +422,7 @@ def _presort_class_columns(predictions: np.ndarray, codes: np.ndarray):
     per sorted position: the row's class × 2, + 1 when its score differs from the previous one (a new tie block)."""
     n, n_cfg, n_classes = predictions.shape
     scores = predictions.reshape(n, n_cfg * n_classes)
-    order = np.ascontiguousarray(np.argsort(scores, axis=0, kind="stable").T)
+    order = np.ascontiguousarray(np.argsort(scores, axis=0, kind="stable").T.astype(np.int32))  # less to read per pass
     sorted_scores = np.take_along_axis(scores, order.T, axis=0).T
     sorted_codes = (2 * codes[order]).astype(np.int32)
     sorted_codes[:, 1:] += sorted_scores[:, 1:] != sorted_scores[:, :-1]
@@ -430,25 +430,30 @@ def _presort_class_columns(predictions: np.ndarray, codes: np.ndarray):
 
 
 @njit(cache=True, nogil=True)
-def _ovo_column_credit(order, codes, weights, k, total_k, credit):
-    "credit[l] = 2·Σ over class-k rows i and class-l rows j of wᵢ·wⱼ·ψ(sᵢ, sⱼ) on one presorted column (credit[k] unused)."
+def _ovo_column_credit(order, codes, weights, k, credit):
+    """credit[l] = 2·Σ over class-k rows i and class-l rows j of wᵢ·wⱼ·ψ(sᵢ, sⱼ) on one presorted column (credit[k]
+    unused). One pass from the top score down; only a tie block holding class k is walked a second time (ties ½)."""
     credit[:] = 0
-    above = total_k  # class-k weight at or above the current block
-    n = order.shape[0]
-    start = 0
-    while start < n:
-        end = start + 1
-        while end < n and codes[end] & 1 == 0:
-            end += 1
-        block_k = 0
-        for p in range(start, end):
-            if codes[p] >> 1 == k:
-                block_k += weights[order[p]]
-        above -= block_k  # now: strictly above the block
-        twice = 2 * above + block_k
-        for p in range(start, end):
-            credit[codes[p] >> 1] += weights[order[p]] * twice
-        start = end
+    above = 0  # class-k weight in the blocks above the current one
+    block_k = 0
+    top = order.shape[0] - 1  # the current block's highest position
+    for p in range(order.shape[0] - 1, -1, -1):
+        code = codes[p]
+        cls = code >> 1
+        w = weights[order[p]]
+        is_k = cls == k
+        # no branch on the class (unpredictable): a class-k row adds 0 to credit[k], which is not read
+        block_k += w * is_k
+        credit[cls] += 2 * above * w * (1 - is_k)
+        if code & 1 or p == 0:  # row p is its block's lowest: the block ends here
+            if block_k > 0 and p < top:  # class k tied with other rows: each such pair counts ½ (once in `credit`)
+                for q in range(p, top + 1):
+                    other = codes[q] >> 1
+                    if other != k:
+                        credit[other] += block_k * weights[order[q]]
+            above += block_k
+            block_k = 0
+            top = p - 1
 
 
 @njit(cache=True, nogil=True)
@@ -457,7 +462,7 @@ def _ovo_value(order, codes, weights, c, class_weight, credit):
     n_classes = class_weight.shape[0]
     total = 0.0
     for k in range(n_classes):
-        _ovo_column_credit(order[c * n_classes + k], codes[c * n_classes + k], weights, k, class_weight[k], credit)
+        _ovo_column_credit(order[c * n_classes + k], codes[c * n_classes + k], weights, k, credit)
         for l in range(n_classes):
             if l != k:
                 total += min(credit[l] / (2.0 * class_weight[k] * class_weight[l]), 1.0)
