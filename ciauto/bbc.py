@@ -434,24 +434,23 @@ def _ovo_column_credit(order, codes, weights, k, credit):
     """credit[l] = 2·Σ over class-k rows i and class-l rows j of wᵢ·wⱼ·ψ(sᵢ, sⱼ) on one presorted column (credit[k]
     unused). One pass from the top score down; only a tie block holding class k is walked a second time (ties ½)."""
     credit[:] = 0
-    above = 0  # class-k weight in the blocks above the current one
+    twice_above = 0  # twice the class-k weight in the blocks above the current one
     block_k = 0
     top = order.shape[0] - 1  # the current block's highest position
     for p in range(order.shape[0] - 1, -1, -1):
         code = codes[p]
         cls = code >> 1
         w = weights[order[p]]
-        is_k = cls == k
-        # no branch on the class (unpredictable): a class-k row adds 0 to credit[k], which is not read
-        block_k += w * is_k
-        credit[cls] += 2 * above * w * (1 - is_k)
+        # no branch on the class (unpredictable): a class-k row adds to credit[k] too, which is never read
+        block_k += w * (cls == k)
+        credit[cls] += w * twice_above
         if code & 1 or p == 0:  # row p is its block's lowest: the block ends here
             if block_k > 0 and p < top:  # class k tied with other rows: each such pair counts ½ (once in `credit`)
                 for q in range(p, top + 1):
                     other = codes[q] >> 1
                     if other != k:
                         credit[other] += block_k * weights[order[q]]
-            above += block_k
+            twice_above += 2 * block_k
             block_k = 0
             top = p - 1
 
