@@ -19,6 +19,13 @@ extrapolates to N = 20 000, C = 500, B = 1 000.
 A third section (issue 26) times, in one run, every registry metric with a fast path beside ROC AUC at
 N = 2 000, C = 100, B = 300 (the issue's point): seconds per unit of B·C·N and the ratio to roc_auc's, each metric's
 calls interleaved with roc_auc's so that both see the same load. The goal: none above 3×.
+
+    python bench/bbc.py --ovo     # only the one-vs-one AUC beside the binary AUC (issue 32), writes bench/out/bbc_ovo.md
+
+A fourth section times the multiclass AUC (`roc_auc_ovo`, K = 10 classes) at N = 2 000, C = 20, B = 1 000 beside the
+binary `roc_auc` on the same rows and configurations (the score of class 0 against the rest), calls interleaved;
+the goal is ≤ 20×. The generic path (roc_auc_ovo wrapped as a plain Metric, one metric call per configuration and
+draw) is timed at B = 20 and scaled to B (its cost is linear in B).
 """
 from __future__ import annotations
 
@@ -36,7 +43,7 @@ from sklearn.metrics import roc_auc_score
 
 from _timing import Stopwatch, quartile_seconds, timed
 from ciauto.bbc import bbc
-from ciauto.metrics import Metric
+from ciauto.metrics import Metric, roc_auc_ovo
 
 DEFAULTS = dict(n=500, c=5, f=3, b=200)
 FULL_GRID = dict(n=[50, 100, 250, 500, 1000, 5000, 10000], c=[5, 10, 20, 50, 100, 250], f=[3, 5, 10, 20, 30, 50])
@@ -241,6 +248,41 @@ def metric_costs(quick: bool):
     return lines
 
 
+def ovo_costs(quick: bool):
+    "The one-vs-one AUC's fast path beside the binary AUC on the same rows and configurations (issue 32)."
+    n, c, k, b = (300, 5, 4, 50) if quick else (2000, 20, 10, 1000)
+    repeats, generic_b = (1, 5) if quick else (3, 20)
+    rng = np.random.default_rng(32)
+    y = np.r_[np.arange(k), rng.integers(0, k, n - k)]
+    scores = rng.normal(size=(n, c, k)) + rng.uniform(0.2, 1.0, (1, c, 1)) * (np.arange(k) == y[:, None])[:, None, :]
+    folds = np.arange(n) % 10
+    binary, positive = scores[:, :, 0], (y == 0).astype(int)
+    generic = Metric("roc_auc_ovo_generic", lambda t, p, sample_weight=None: roc_auc_ovo(t, p, sample_weight=sample_weight),
+                     True, 0.0, 1.0, "multiclass")
+    run = lambda P, t, metric, boots: timed(bbc, P, t, folds[:len(t)], metric=metric, n_bootstraps=boots,
+                                            random_state=0, n_jobs=1, progress=False)[1].wall
+    run(scores, y, "roc_auc_ovo", 2), run(binary, positive, "roc_auc", 2)  # compile and load outside the timings
+    auc, ovo = [], []
+    for _ in range(repeats):  # interleaved: both under the same load
+        auc.append(run(binary, positive, "roc_auc", b))
+        ovo.append(run(scores, y, "roc_auc_ovo", b))
+    auc_s, ovo_s = statistics.median(auc), statistics.median(ovo)
+    generic_s = run(scores, y, generic, generic_b) * b / generic_b
+    ratio = ovo_s / auc_s
+    lines = ["", "## The one-vs-one AUC beside the binary AUC (issue 32; one core)", "",
+             f"N = {n}, K = {k} classes, C = {c}, B = {b}, F = 10, the whole `bbc` call, median of {repeats} calls each, "
+             "interleaved. Binary: the same rows and configurations, class 0's score column against the rest.", "",
+             "| path | seconds | ratio to binary roc_auc |", "| --- | --- | --- |",
+             f"| roc_auc (binary) | {fmt(auc_s)} | 1 |",
+             f"| roc_auc_ovo, fast path | {fmt(ovo_s)} | **{ratio:.1f}×** |",
+             f"| roc_auc_ovo, generic path (timed at B = {generic_b}, scaled) | {fmt(generic_s)} | {generic_s / auc_s:.0f}× |",
+             "", f"- Fast path vs binary: **{ratio:.1f}×** (goal ≤ 20×): " + (
+                 "quick run at tiny sizes: no goal" if quick else "met." if ratio <= 20 else "NOT met."),
+             f"- Fast path vs the generic path: **{generic_s / ovo_s:.0f}×** faster."]
+    print("\n".join(lines), flush=True)
+    return lines
+
+
 def fmt(seconds):
     return f"{seconds * 1e3:.2f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
@@ -251,12 +293,24 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="smoke test: one tiny point per factor")
     parser.add_argument("--metrics", action="store_true", help="only every metric's cost beside roc_auc's (issue 26)")
     parser.add_argument("--out", default=str(Path(__file__).parent / "out" / "bbc.md"))
+    parser.add_argument("--ovo", action="store_true", help="only the one-vs-one AUC beside the binary AUC (issue 32)")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")  # BBC-F with F = 3 warns by design
     grid = FULL_GRID if args.full else QUICK_GRID if args.quick else SMALL_GRID
     repeats, reference_repeats = (20, 3) if args.full else (1, 1) if args.quick else (5, 1)
     reference_b = None if args.full else SMALL_REFERENCE_B
 
+    if args.ovo:
+        header = ["# The one-vs-one AUC in BBC", "",
+                  f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, load average "
+                  f"{os.getloadavg()[0]:.1f} at the start (shared machine: absolute times are noisy; the ratios "
+                  "come from interleaved calls in one run)."]
+        lines = header + ovo_costs(quick=args.quick)
+        out = Path(args.out).with_name("bbc_ovo.md")
+        out.parent.mkdir(exist_ok=True)
+        out.write_text("\n".join(lines) + "\n")
+        print(f"wrote {out}")
+        return
     if args.metrics:
         header = [f"# Every metric beside roc_auc in BBC", "",
                   f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, load average "
@@ -298,6 +352,7 @@ def main(argv=None):
     if args.quick:
         lines_generic = generic_section(quick=True)
         metric_costs(quick=True)
+        ovo_costs(quick=True)
         print("quick run: no goals, nothing written")
         return
     goals = ["", "## Goals", ""]

@@ -17,9 +17,7 @@ from ._checks import (ConfidenceInterval, QUANTILES, WINNER_RULES, as_array, as_
                             check_n_jobs, check_probability, check_same_length, cv_winner,
                             fold_ids_from_splits, group_codes, interval_dict, order_statistic, result_dict,
                             sorted_labels, spawn_seeds)
-from .metrics import (accuracy, average_precision, balanced_accuracy, brier_score, f1, fold_score_matrix,
-                            neg_brier_score, neg_log_loss, neg_mean_absolute_error, neg_mean_squared_error,
-                            neg_root_mean_squared_error, pr_auc, r2, resolve_metric, roc_auc)
+from .metrics import fold_score_matrix, resolve_metric
 
 # %% auto #0
 __all__ = ['MIN_GROUPS', 'FEW_GROUPS', 'BBCResult', 'bbc', 'fold_ids_from_splits', 'as_fold_ids']
@@ -418,6 +416,100 @@ def _pooled_pr_chunk(seeds, order, codes, labels, units, max_redraws, trapezoid)
         L[b] = _sorted_pr_area(order[best_c], codes[best_c], oob, out_class[1], trapezoid)
     return L, winners, redraws, defects
 
+# %% ../nbs/03_bbc.ipynb #3f5166d6
+def _presort_class_columns(predictions: np.ndarray, codes: np.ndarray):
+    """Each (configuration c, class k) score column's row order by ascending score ((C·K)×N, row c·K + k) and a code
+    per sorted position: the row's class × 2, + 1 when its score differs from the previous one (a new tie block)."""
+    n, n_cfg, n_classes = predictions.shape
+    scores = predictions.reshape(n, n_cfg * n_classes)
+    order = np.ascontiguousarray(np.argsort(scores, axis=0, kind="stable").T.astype(np.int32))  # less to read per pass
+    sorted_scores = np.take_along_axis(scores, order.T, axis=0).T
+    sorted_codes = (2 * codes[order]).astype(np.int32)
+    sorted_codes[:, 1:] += sorted_scores[:, 1:] != sorted_scores[:, :-1]
+    return order, np.ascontiguousarray(sorted_codes)
+
+
+@njit(cache=True, nogil=True)
+def _ovo_column_credit(order, codes, weights, k, credit):
+    """credit[l] = 2·Σ over class-k rows i and class-l rows j of wᵢ·wⱼ·ψ(sᵢ, sⱼ) on one presorted column (credit[k]
+    unused). One pass from the top score down; only a tie block holding class k is walked a second time (ties ½)."""
+    credit[:] = 0
+    twice_above = 0  # twice the class-k weight in the blocks above the current one
+    block_k = 0
+    top = order.shape[0] - 1  # the current block's highest position
+    for p in range(order.shape[0] - 1, -1, -1):
+        code = codes[p]
+        cls = code >> 1
+        w = weights[order[p]]
+        # no branch on the class (unpredictable): a class-k row adds to credit[k] too, which is never read
+        block_k += w * (cls == k)
+        credit[cls] += w * twice_above
+        if code & 1 or p == 0:  # row p is its block's lowest: the block ends here
+            if block_k > 0 and p < top:  # class k tied with other rows: each such pair counts ½ (once in `credit`)
+                for q in range(p, top + 1):
+                    other = codes[q] >> 1
+                    if other != k:
+                        credit[other] += block_k * weights[order[q]]
+            twice_above += 2 * block_k
+            block_k = 0
+            top = p - 1
+
+
+@njit(cache=True, nogil=True)
+def _ovo_value(order, codes, weights, c, class_weight, credit):
+    "`roc_auc_ovo` of configuration c with integer row weights: K passes, pairs summed in the metric's order."
+    n_classes = class_weight.shape[0]
+    total = 0.0
+    for k in range(n_classes):
+        _ovo_column_credit(order[c * n_classes + k], codes[c * n_classes + k], weights, k, credit)
+        for l in range(n_classes):
+            if l != k:
+                total += min(credit[l] / (2.0 * class_weight[k] * class_weight[l]), 1.0)
+    return total / (n_classes * (n_classes - 1))
+
+
+@njit(cache=True, nogil=True)
+def _pooled_ovo_chunk(seeds, order, codes, labels, units, n_classes, max_redraws):
+    "BBC with the one-vs-one AUC on presorted class columns: (L, winners, redraws, defects)."
+    # the draw loop repeats _pooled_auc_chunk's on purpose (see _pooled_accuracy_chunk)
+    n = order.shape[1]
+    n_cfg = order.shape[0] // n_classes
+    n_boot = seeds.shape[0]
+    L = np.full(n_boot, np.nan)
+    winners = np.zeros(n_boot, np.int64)
+    redraws = np.zeros(n_boot, np.int64)
+    defects = np.full(n_boot, -1, np.int64)
+    n_units = units.max() + 1
+    rows = np.empty(n_units, np.int64)
+    unit_counts = np.zeros(n_units, np.int64)
+    counts = np.zeros(n, np.int64)
+    oob = np.empty(n, np.int64)
+    in_class = np.zeros(n_classes, np.int64)
+    out_class = np.zeros(n_classes, np.int64)
+    weight_in = np.zeros(n_classes, np.int64)
+    credit = np.zeros(n_classes, np.int64)
+    for b in range(n_boot):
+        r, d = _usable_draw(seeds[b], labels, units, n_classes, 1, max_redraws, rows, unit_counts, counts, in_class,
+                            out_class)
+        redraws[b] = r
+        defects[b] = d
+        if d != -1:
+            break
+        weight_in[:] = 0
+        for i in range(n):
+            oob[i] = 1 if counts[i] == 0 else 0
+            weight_in[labels[i]] += counts[i]
+        best = -np.inf
+        best_c = 0
+        for c in range(n_cfg):
+            value = _ovo_value(order, codes, counts, c, weight_in, credit)
+            if value > best:
+                best = value
+                best_c = c
+        winners[b] = best_c
+        L[b] = _ovo_value(order, codes, oob, best_c, out_class, credit)
+    return L, winners, redraws, defects
+
 # %% ../nbs/03_bbc.ipynb #1fac5db8
 _all_ = ["fold_ids_from_splits", "as_fold_ids"]  # the layer's fold section, still public names of ciauto.bbc
 
@@ -445,20 +537,34 @@ def _complete_columns(predictions):
 _METHODS = ("pooled", "folds")
 _ALTERNATIVES = ("two-sided", "greater", "less")
 _MAX_CHUNK = 128  # bootstraps per task: bounds the generic path's B×N count matrix
-_SIZE_DEPENDENT = {"average_ranking_loss": "it counts the negatives ranked above each positive, a number that grows "
-                                           "with the rows evaluated, so out-of-bag values (about 0.368·N rows) and "
-                                           "fold values are on different scales; use 'roc_auc' (the same ranking "
-                                           "loss normalised: 1 − AUC)"}
 
 
-def _unpack(predictions, y, folds, metric, pos_label):
-    """Accept a CVTResult (anything with .predictions and .y) in place of the three arrays; returns also the kept
-    column indices when it dropped configurations (else None)."""
+def _source_of(predictions):
+    "The CVTResult (anything with .predictions and .y) passed as `predictions`, else None: bbc asks this once."
+    return predictions if hasattr(predictions, "predictions") and hasattr(predictions, "y") else None
+
+
+def _bbc_metric(metric, ndim: int, what: str = "metric"):
+    """The `Metric` bbc corrects: the one metric rule (`resolve_metric`), extended to K classes for N×C×K
+    predictions (`Metric.multiclass`: roc_auc → roc_auc_ovo); a size-dependent metric is refused."""
+    m = resolve_metric(metric)  # no metric and no target kind known yet → roc_auc
+    if ndim == 3 and m.kind == "binary" and m.multiclass is not None:
+        m = resolve_metric(m.multiclass)
+    if m.size_dependent:
+        raise ValueError(f"{what} {m.name!r} cannot be bias-corrected by BBC: its value grows with the number of rows "
+                         "evaluated (size_dependent), so out-of-bag values (about 0.368·N rows) and the CV values are "
+                         "on different scales; use a form of it normalised by the rows (for the average ranking "
+                         "loss: 'roc_auc', 1 − the loss per positive–negative pair)")
+    return m
+
+
+def _unpack(source, predictions, y, folds, metric, pos_label):
+    """The three arrays, from a CVTResult `source` when there is one (refusing a second y or folds); returns also
+    the kept column indices when it dropped configurations (else None)."""
     kept = None
-    if hasattr(predictions, "predictions") and hasattr(predictions, "y"):
+    if source is not None:
         if y is not None or folds is not None:
             raise TypeError("predictions is a CVTResult, which carries y and folds; do not pass y or folds as well")
-        source = predictions
         (predictions, kept), y, folds = _complete_columns(source.predictions), source.y, getattr(source, "folds", None)
         _refuse_undropped_nan(source, kept)
         classes = getattr(source, "classes", None)
@@ -470,9 +576,7 @@ def _unpack(predictions, y, folds, metric, pos_label):
             metric = getattr(source, "metric", None)
     if y is None:
         raise TypeError("y is required unless predictions is a CVTResult")
-    metric = resolve_metric(metric)  # the one metric rule: no metric and no target kind known yet → roc_auc
-    if metric.name in _SIZE_DEPENDENT:
-        raise ValueError(f"metric {metric.name!r} cannot be bias-corrected by BBC: {_SIZE_DEPENDENT[metric.name]}")
+    metric = _bbc_metric(metric, np.ndim(as_array(predictions, "predictions")))
     return predictions, y, folds, metric, pos_label, kept
 
 
@@ -559,14 +663,14 @@ def _hard_label_target(y, predictions, pos_label, metric):
     classes, _ = sorted_labels(y, "y")
     if classes.dtype.kind not in "biuf" or not np.all(values == np.round(values)):
         return None  # probabilities of the positive class (cut at ½) or string labels: compared as 0/1 codes
-    if metric.func is not f1 and np.isin(values, classes).all():
+    if metric.fast_path != "f1" and np.isin(values, classes).all():
         return as_array(y, "y")
     positive = binary_codes(y, pos_label, "y")[1]
-    if metric.func is f1 and np.isin(classes, (0, 1)).all() and positive == 1:
+    if metric.fast_path == "f1" and np.isin(classes, (0, 1)).all() and positive == 1:
         return None  # 0/1 labels with 1 positive are their own codes
     raise ValueError(f"predictions hold the labels {values[:10].tolist()} but y's labels are {classes.tolist()} "
                      f"(positive: {positive!r}); metric {metric.name!r} needs "
-                     + ("0/1 predicted labels with 1 = the positive class" if metric.func is f1
+                     + ("0/1 predicted labels with 1 = the positive class" if metric.fast_path == "f1"
                         else "predicted labels as y has them")
                      + ", or probabilities of the positive class")
 
@@ -579,7 +683,7 @@ def _check_targets(y, metric, predictions, pos_label):
         raise ValueError(misfit)
     if metric.kind in ("binary", "multiclass", "labels"):
         target, codes, classes = _class_codes(y, predictions, pos_label)
-        if predictions.ndim == 2 and len(classes) == 2 and metric.func in (accuracy, balanced_accuracy, f1):
+        if predictions.ndim == 2 and len(classes) == 2 and metric.fast_path in ("accuracy", "balanced_accuracy", "f1"):
             original = _hard_label_target(y, predictions, pos_label, metric)
             target = target if original is None else original
         if metric.kind == "binary" and len(classes) != 2:
@@ -616,13 +720,18 @@ def _units(groups, n: int, fold_ids, method: str) -> np.ndarray:
         raise ValueError(f"groups holds only {units.max() + 1} groups; the cluster bootstrap needs at least {MIN_GROUPS} "
                          f"(with {units.max() + 1} the out-of-bag sets are a handful of groups and the interval rests on "
                          f"a few distinct values; bbc warns below {FEW_GROUPS})")
-    if method == "folds":
-        if fold_ids is None:
-            raise ValueError("BBC-F with groups needs folds")
-        if len(np.unique(np.column_stack([units, fold_ids]), axis=0)) > units.max() + 1:
-            raise ValueError("groups: a group straddles two folds; BBC-F resamples whole folds, so every group must "
-                             "sit in one fold (cross-validate with GroupKFold or StratifiedGroupKFold), or use "
-                             "method='pooled'")
+    if method == "folds" and fold_ids is None:
+        raise ValueError("BBC-F with groups needs folds")
+    split = 0 if fold_ids is None else len(np.unique(np.column_stack([units, fold_ids]), axis=0)) - (units.max() + 1)
+    if split:
+        leak = (f"groups: the folds split groups (rows of one group in more than one fold, {split} extra group–fold "
+                "pair(s)), so the cross-validation leaked across groups: a model was tested on rows whose group it "
+                "was trained on, and its out-of-fold predictions are optimistic")
+        fix = "re-run the cross-validation with grouped folds (GroupKFold or StratifiedGroupKFold)"
+        if method == "folds":
+            raise ValueError(f"{leak}; BBC-F cannot correct that: {fix}")
+        warnings.warn(f"{leak}; the cluster bootstrap resamples groups but cannot undo the leak: {fix}", UserWarning,
+                      stacklevel=4)
     return units
 
 
@@ -700,7 +809,9 @@ class BBCResult:
     """What `bbc` returns: the winner's bias-corrected performance, its interval and the bootstrap distribution.
 
     **The one "bias".** `apparent` is the winner's value under the selection rule used (`winner_rule`): its mean
-    over folds for "fold_mean", its value on all rows pooled for "pooled"; `bias = apparent − estimate`."""
+    over folds for "fold_mean", its value on all rows pooled for "pooled"; `bias = apparent − estimate`.
+    **The selection corrected**: the winner was chosen by `selection_metric` and `winner_rule`; `metric` is what is
+    reported (the same metric unless bbc was given `report_metric`)."""
     estimate: float  # mean of the out-of-bag values L_b: the bias-corrected performance of the winner
     ci_low: float  # lower end of the interval (the metric's minimum for alternative="less"); alias of `confidence_interval.low`, kept for one release
     ci_high: float  # upper end of the interval (the metric's maximum for alternative="greater"); alias of `confidence_interval.high`, kept for one release
@@ -718,13 +829,15 @@ class BBCResult:
     n_units: int = 0  # the bootstrap's units: rows, groups (cluster bootstrap) or folds (BBC-F)
     winner_name: str = ""  # the winner's configuration name (from a CVTResult), else its column index
     winner_rule: str = ""  # the selection rule the winner and `apparent` come from: "fold_mean" or "pooled"
+    selection_metric: str = ""  # the metric the winner was selected by (in CV and in every draw): `metric`, unless bbc was given a `report_metric`
 
     def __repr__(self):
         level = f"{100 * self.confidence_level:g}%"
         return (f"BBCResult(method={self.method!r}, metric={self.metric!r}, winner={self.winner} {self.winner_name!r}, "
                 f"apparent={self.apparent:.4f}, estimate={self.estimate:.4f}, bias={self.bias:.4f}, "
                 f"ci=[{self.ci_low:.4f}, {self.ci_high:.4f}] ({level} {self.alternative}), "
-                f"n_bootstraps={self.n_bootstraps})")
+                f"n_bootstraps={self.n_bootstraps}, selected by {self.selection_metric or self.metric} "
+                f"({self.winner_rule or 'fold_mean'}))")
 
     @property
     def confidence_interval(self) -> ConfidenceInterval:
@@ -802,31 +915,6 @@ def _generic_chunk(seeds, metric, sign, predictions, y, codes, units, n_classes,
     return L, winners, redraws, defects
 
 # %% ../nbs/03_bbc.ipynb #a4b7857c
-def _squared(predictions, y):
-    return (predictions - np.asarray(y, np.float64)[:, None]) ** 2
-
-
-def _absolute(predictions, y):
-    return np.abs(predictions - np.asarray(y, np.float64)[:, None])
-
-
-def _log_losses(predictions, y):
-    "−log of the (clipped) probability each configuration gave the row's class: 0/1 y with N×C, codes with N×C×K."
-    eps = np.finfo(np.float64).eps
-    if predictions.ndim == 3:
-        q = np.take_along_axis(predictions, np.asarray(y, np.int64)[:, None, None], axis=2)[:, :, 0]
-    else:
-        q = np.where(np.asarray(y)[:, None] == 1, predictions, 1 - predictions)
-    return -np.log(np.clip(q, eps, 1 - eps))
-
-
-# metric function → the N×C per-row losses whose in-bag sums rank the configurations (smallest wins)
-_ROW_LOSSES = {r2: _squared, neg_mean_squared_error: _squared, neg_root_mean_squared_error: _squared,
-               brier_score: _squared, neg_brier_score: _squared, neg_mean_absolute_error: _absolute,
-               neg_log_loss: _log_losses}
-_SQUARED_ERROR = tuple(_ROW_LOSSES)  # the name earlier versions used for this route
-
-
 @njit(cache=True, nogil=True)
 def _linear_winners(counts, losses, defects):
     "Per usable draw b: the c with the smallest Σ_i counts[b, i]·losses[c, i] (first index on ties)."
@@ -862,42 +950,73 @@ def _squared_error_chunk(seeds, metric, predictions, y, losses, codes, units, n_
     return L, winners, redraws, defects
 
 # %% ../nbs/03_bbc.ipynb #99c5e2d6
+def _presorted(kernel, predictions, codes, classes, units, max_redraws, trapezoid=False):
+    "The presorted kernels: binary ROC AUC, PR AUC / average precision, and the one-vs-one AUC."
+    if kernel is _pooled_ovo_chunk:
+        order, sorted_codes = _presort_class_columns(predictions, codes)
+        return partial(kernel, order=order, codes=sorted_codes, labels=codes, units=units, n_classes=len(classes),
+                       max_redraws=max_redraws)
+    order, sorted_codes = _presort_columns(predictions, codes)
+    extra = dict(trapezoid=trapezoid) if kernel is _pooled_pr_chunk else {}
+    return partial(kernel, order=order, codes=sorted_codes, labels=codes, units=units, max_redraws=max_redraws,
+                   **extra)
+
+
+def _hits_task(fast_path, predictions, y, codes, classes, units, max_redraws):
+    "The hit-count kernels: accuracy (one table of hits), balanced accuracy and F1 (hits per class)."
+    labels = _hard_labels(predictions)
+    if fast_path == "accuracy":
+        correct = np.ascontiguousarray((labels == y[:, None]).T, dtype=np.float64)
+        return partial(_pooled_accuracy_chunk, correct=correct, codes=codes, units=units, n_classes=len(classes),
+                       max_redraws=max_redraws)
+    hits = labels == 1 if fast_path == "f1" else labels == y[:, None]
+    perm = np.argsort(codes, kind="stable")
+    starts = np.searchsorted(codes[perm], np.arange(len(classes) + 1))
+    return partial(_pooled_hits_chunk, hits=np.ascontiguousarray(hits[perm].T, dtype=np.int8), perm=perm,
+                   starts=starts, codes=codes, units=units, max_redraws=max_redraws, f1=fast_path == "f1")
+
+
+def _draw_rule(codes, classes, units, max_redraws) -> dict:
+    "How the generic draws are made: every class in-bag and out-of-bag (class labels), else >= 2 out-of-bag rows."
+    class_rule = codes is not None
+    return dict(codes=codes if class_rule else np.zeros(len(units), np.int64), units=units,
+                n_classes=len(classes) if class_rule else 0, min_oob=1 if class_rule else 2, max_redraws=max_redraws)
+
+
+def _row_losses(metric, predictions, y):
+    "The metric's N×C per-row losses (`Metric.row_loss`), checked: a registered metric's hook can be wrong."
+    losses = np.asarray(metric.row_loss(y, predictions), dtype=np.float64)
+    if losses.shape != predictions.shape[:2] or not np.isfinite(losses).all():
+        raise ValueError(f"metric {metric.name!r}: row_loss(y, predictions) must return finite N×C losses, shape "
+                         f"{predictions.shape[:2]}; got shape {losses.shape}, finite: {bool(np.isfinite(losses).all())}")
+    return np.ascontiguousarray(losses.T)
+
+
 def _task(method, metric, sign, perf, predictions, y, codes, classes, units, max_redraws):
     "The chunk function of the bootstrap for this method and metric (seeds → L, winners, redraws, defects)."
     if method == "folds":
         return partial(_folds_chunk, perf=np.ascontiguousarray(sign * perf), max_redraws=max_redraws)
-    if metric.func is roc_auc:
-        order, sorted_codes = _presort_columns(predictions, codes)
-        return partial(_pooled_auc_chunk, order=order, codes=sorted_codes, labels=codes, units=units,
-                       max_redraws=max_redraws)
-    if metric.func in (pr_auc, average_precision):
-        order, sorted_codes = _presort_columns(predictions, codes)
-        return partial(_pooled_pr_chunk, order=order, codes=sorted_codes, labels=codes, units=units,
-                       max_redraws=max_redraws, trapezoid=metric.func is pr_auc)
-    if metric.func is accuracy:
-        correct = np.ascontiguousarray((_hard_labels(predictions) == y[:, None]).T, dtype=np.float64)
-        return partial(_pooled_accuracy_chunk, correct=correct, codes=codes, units=units, n_classes=len(classes),
-                       max_redraws=max_redraws)
-    if metric.func in (balanced_accuracy, f1):
-        labels = _hard_labels(predictions)
-        hits = labels == 1 if metric.func is f1 else labels == y[:, None]
-        perm = np.argsort(codes, kind="stable")
-        starts = np.searchsorted(codes[perm], np.arange(len(classes) + 1))
-        return partial(_pooled_hits_chunk, hits=np.ascontiguousarray(hits[perm].T, dtype=np.int8), perm=perm,
-                       starts=starts, codes=codes, units=units, max_redraws=max_redraws, f1=metric.func is f1)
-    class_rule = codes is not None
-    draw_rule = dict(codes=codes if class_rule else np.zeros(len(units), np.int64), units=units,
-                     n_classes=len(classes) if class_rule else 0, min_oob=1 if class_rule else 2,
-                     max_redraws=max_redraws)
-    if metric.func in _ROW_LOSSES:
-        losses = np.ascontiguousarray(_ROW_LOSSES[metric.func](predictions, y).T)
-        return partial(_squared_error_chunk, metric=metric, predictions=predictions, y=y, losses=losses, **draw_rule)
+    fast = metric.fast_path  # the metric says which exact kernel computes it (ciauto.metrics.FAST_PATHS)
+    if fast in _PRESORTED:
+        return _presorted(_PRESORTED[fast], predictions, codes, classes, units, max_redraws, fast == "pr_auc")
+    if fast in ("accuracy", "balanced_accuracy", "f1"):
+        return _hits_task(fast, predictions, y, codes, classes, units, max_redraws)
+    draw_rule = _draw_rule(codes, classes, units, max_redraws)
+    if metric.row_loss is not None:
+        return partial(_squared_error_chunk, metric=metric, predictions=predictions, y=y,
+                       losses=_row_losses(metric, predictions, y), **draw_rule)
     return partial(_generic_chunk, metric=metric, sign=sign, predictions=predictions, y=y, **draw_rule)
 
 
-_FAST = (roc_auc, pr_auc, average_precision, accuracy, balanced_accuracy, f1, *_ROW_LOSSES)  # no metric call per draw
+_PRESORTED = {"roc_auc": _pooled_auc_chunk, "pr_auc": _pooled_pr_chunk, "average_precision": _pooled_pr_chunk,
+              "roc_auc_ovo": _pooled_ovo_chunk}
 
 
+def _is_fast(metric) -> bool:
+    "Whether pooled BBC runs without a metric call per draw (an exact kernel, or the row-loss route)."
+    return metric.fast_path is not None or metric.row_loss is not None
+
+# %% ../nbs/03_bbc.ipynb #ad8dc9f7
 def _check_draws(defects, method, classes, max_redraws, class_groups=None):
     failed = np.flatnonzero(defects != -1)
     if failed.size:
@@ -918,17 +1037,17 @@ def _warn_design(n_bootstraps, confidence_level, alternative, n_cfg, method, n_f
     if n_bootstraps * alpha_tail < 10:
         warnings.warn(f"only {n_bootstraps * alpha_tail:g} bootstrap values fall in a tail at "
                       f"confidence_level={confidence_level} with n_bootstraps={n_bootstraps}; the bound is coarse "
-                      "(use more bootstraps)", UserWarning, stacklevel=3)
+                      "(use more bootstraps)", UserWarning, stacklevel=4)
     if n_cfg == 1:
         warnings.warn("a single configuration: BBC reduces to an out-of-bag bootstrap of it", UserWarning,
-                      stacklevel=3)
+                      stacklevel=4)
     if method == "folds" and n_folds < 5:
         warnings.warn(f"BBC-F with {n_folds} folds: the out-of-bag means take only a few distinct values "
-                      "(use >= 5 folds, or method='pooled')", UserWarning, stacklevel=3)
+                      "(use >= 5 folds, or method='pooled')", UserWarning, stacklevel=4)
     if method == "pooled" and n_groups is not None and n_groups < FEW_GROUPS:
         warnings.warn(f"the cluster bootstrap over {n_groups} groups: the out-of-bag sets are unions of a few groups "
                       f"and the interval rests on few distinct values (use >= {FEW_GROUPS} groups)", UserWarning,
-                      stacklevel=3)
+                      stacklevel=4)
 
 
 def _fold_inputs(folds, n_rows, y_raw, groups, method, winner_rule, codes, classes, metric):
@@ -953,7 +1072,8 @@ def bbc(predictions, # N×C out-of-fold predictions (N×C×K class scores for mu
         y=None, # targets: labels of any type, numbers, or N×2 (time, event); a CVTResult carries them
         folds=None, # fold ids, (train, test) pairs or the CV's splitter; None: pooled BBC only
         *,
-        metric=None, # registry name, Metric or f(y_true, y_pred, sample_weight=None) (higher is better); default: the CVTResult's, else "roc_auc"
+        metric=None, # the metric the winner is selected by: registry name, Metric or f(y_true, y_pred, sample_weight=None) (higher is better); default: the CVTResult's, else "roc_auc"
+        report_metric=None, # the metric reported for that winner (None: `metric`): select by one metric, report another
         method: str = "pooled", # "pooled" (BBC: rows or groups resampled) or "folds" (BBC-F: folds resampled)
         n_bootstraps: int = 1000, # B, the number of bootstrap samples
         confidence_level: float = 0.95, # the interval's level, in (0, 1)
@@ -972,19 +1092,58 @@ def bbc(predictions, # N×C out-of-fold predictions (N×C×K class scores for mu
     gives [metric.best, upper bound on the loss]. Unusable draws (a class missing in-bag or out-of-bag; fewer than
     2 out-of-bag rows for other metrics; no out-of-bag fold in BBC-F) are redrawn. A CVTResult brings its metric
     (a registry name or a custom `Metric`, used as it is), its `groups` (a cluster bootstrap) and its `winner_rule`
-    (the selection the tool made); arguments given here override them, and bbc warns when the winner it corrects
-    is not the CVTResult's `winner`."""
-    names = _configuration_names(predictions)
-    source = predictions if hasattr(predictions, "predictions") and hasattr(predictions, "y") else None
+    (the selection the tool made); arguments given here override them, and bbc warns when the selection it corrects
+    is not the CVTResult's (another metric, or another winner). To report another metric for the tool's selection,
+    pass `report_metric`."""
+    checked = _bbc_iv(predictions, y, folds, metric, report_metric, method, n_bootstraps, confidence_level,
+                      alternative, random_state, n_jobs, quantile, winner_rule, max_redraws, groups, pos_label, progress)
+    return _bbc(checked)
+
+# %% ../nbs/03_bbc.ipynb #1551b86b
+@dataclass(frozen=True)
+class _BBCInput:
+    "bbc's arguments after the door (`_bbc_iv`): checked, normalised, and all the computation reads."
+    predictions: np.ndarray  # N×C or N×C×K, finite
+    y: np.ndarray  # targets in the form the selection metric takes
+    codes: np.ndarray | None  # class codes 0..K−1 (classification), else None
+    classes: np.ndarray | None  # the class labels, else None
+    metric: object  # the selection `Metric`
+    report: object  # the reported `Metric` (`metric` itself unless report_metric was given)
+    report_y: np.ndarray  # targets in the form the reported metric takes
+    method: str
+    winner_rule: str
+    fold_ids: np.ndarray | None
+    fold_labels: np.ndarray | None
+    units: np.ndarray  # row → bootstrap unit (row or group)
+    class_groups: np.ndarray | None  # groups per class (cluster bootstrap of class labels), for the redraw message
+    seeds: np.ndarray  # one seed per bootstrap
+    n_jobs: object
+    confidence_level: float
+    alternative: str
+    quantile: str
+    max_redraws: int
+    progress: bool
+    names: list | None  # configuration names of the CVTResult's columns
+    columns: np.ndarray  # kept column → the CVTResult's column index
+    n_columns: int  # columns before dropped ones were set aside
+    source: object  # the CVTResult, or None
+
+
+def _bbc_iv(predictions, y, folds, metric, report_metric, method, n_bootstraps, confidence_level, alternative,
+            random_state, n_jobs, quantile, winner_rule, max_redraws, groups, pos_label, progress) -> _BBCInput:
+    "Every check of `bbc`'s arguments, once, and the design warnings; returns what the computation reads."
+    source = _source_of(predictions)
+    names = _configuration_names(source)
     if source is not None:  # the selection the user made and the groups they cross-validated with, unless overridden
         groups = getattr(source, "groups", None) if groups is None else groups
         recorded = getattr(source, "winner_rule", None)
         if winner_rule is None and recorded is not None and (recorded == "pooled" or getattr(source, "folds", None)
                                                              is not None):
             winner_rule = recorded
-    shape = np.shape(getattr(predictions, "predictions", predictions))
+    shape = np.shape(predictions.predictions if source is not None else predictions)
     n_columns = shape[1] if len(shape) > 1 else 0  # before dropped columns are set aside
-    predictions, y_raw, folds, metric, pos_label, kept = _unpack(predictions, y, folds, metric, pos_label)
+    given_metric = metric
+    predictions, y_raw, folds, metric, pos_label, kept = _unpack(source, predictions, y, folds, metric, pos_label)
     check_choice(method, "method", _METHODS)
     check_choice(alternative, "alternative", _ALTERNATIVES)
     check_choice(quantile, "quantile", QUANTILES)
@@ -996,49 +1155,122 @@ def bbc(predictions, # N×C out-of-fold predictions (N×C×K class scores for mu
     progress = check_bool(progress, "progress")
     predictions = _check_predictions(predictions, metric, names, kept)
     y, codes, classes = _check_targets(y_raw, metric, predictions, pos_label)
+    report, report_y = _report_inputs(report_metric, metric, y, y_raw, predictions, pos_label)
     n_rows, n_cfg = predictions.shape[:2]
     check_same_length(predictions=predictions, y=y)
-    sign = 1.0 if metric.greater_is_better else -1.0
     fold_ids, fold_labels, winner_rule = _fold_inputs(folds, n_rows, y_raw, groups, method, winner_rule, codes,
                                                       classes, metric)
     units = _units(groups, n_rows, fold_ids, method)
-    if codes is not None and method == "pooled":
-        sizes = np.bincount(codes, minlength=len(classes))
-        if (sizes < 2).any():
-            raise ValueError(f"class {classes.tolist()[np.argmax(sizes < 2)]!r} has {sizes.min()} sample(s) in y; "
-                             "a bootstrap needs it both in-bag and out-of-bag, so every class needs >= 2 samples")
-    class_groups = None
-    if groups is not None and method == "pooled" and codes is not None:
-        class_groups = _check_group_classes(codes, units, classes)
+    class_groups = _check_class_sizes(codes, classes, units, method, groups is not None)
     _warn_design(n_bootstraps, confidence_level, alternative, n_cfg, method,
                  0 if fold_labels is None else len(fold_labels), None if groups is None else int(units.max()) + 1)
+    _warn_other_metric(source, given_metric, metric, report_metric)
+    return _BBCInput(predictions, y, codes, classes, metric, report, report_y, method, winner_rule, fold_ids,
+                     fold_labels, units, class_groups, spawn_seeds(random_state, n_bootstraps), check_n_jobs(n_jobs),
+                     confidence_level, alternative, quantile, max_redraws, progress, names,
+                     np.arange(n_cfg) if kept is None else kept, n_columns, source)
 
-    fold_wise = method == "folds" or winner_rule == "fold_mean"
-    perf = _cv_values(metric, predictions, y, fold_ids, fold_labels, "fold_mean") if fold_wise else None
-    cv_values = perf if winner_rule == "fold_mean" else _cv_values(metric, predictions, y, None, None, "pooled")
-    winner = cv_winner(cv_values, metric, rule=winner_rule)  # the one CV winner of the checks layer
-    apparent = float(cv_values[:, winner].mean())
-    task = _task(method, metric, sign, perf, predictions, y, codes, classes, units, max_redraws)
-    generic = method == "pooled" and metric.func not in _FAST
-    L, winners, redraws, defects = _run_chunks(task, spawn_seeds(random_state, n_bootstraps), n_jobs,
-                                               progress and generic)
-    _check_draws(defects, method, classes, max_redraws, class_groups)
-    distribution = (sign * L if method == "folds" else L).astype(np.float64)
+# %% ../nbs/03_bbc.ipynb #8119ea80
+def _report_inputs(report_metric, metric, y, y_raw, predictions, pos_label):
+    "The reported metric and its targets: the selection metric's own when no `report_metric` is given."
+    if report_metric is None:
+        return metric, y
+    report = _bbc_metric(report_metric, predictions.ndim, "report_metric")
+    if report.name == metric.name:
+        return metric, y
+    return report, _check_targets(y_raw, report, predictions, pos_label)[0]
+
+
+def _check_class_sizes(codes, classes, units, method, grouped):
+    "Every class >= 2 rows (pooled) and in >= 2 groups (cluster bootstrap); returns the groups per class, or None."
+    if codes is None or method != "pooled":
+        return None
+    sizes = np.bincount(codes, minlength=len(classes))
+    if (sizes < 2).any():
+        raise ValueError(f"class {classes.tolist()[np.argmax(sizes < 2)]!r} has {sizes.min()} sample(s) in y; "
+                         "a bootstrap needs it both in-bag and out-of-bag, so every class needs >= 2 samples")
+    return _check_group_classes(codes, units, classes) if grouped else None
+
+
+def _metric_name(metric):
+    "A metric's name whether given as a name or a `Metric` (None for None or a plain callable)."
+    return metric if isinstance(metric, str) else getattr(metric, "name", None)
+
+
+def _warn_other_metric(source, given, metric, report_metric):
+    "Warn when bbc re-selects a CVTResult's winner by a metric other than the one its configurations were compared by."
+    tuned = _metric_name(getattr(source, "metric", None))
+    if source is None or given is None or tuned is None or metric.name == tuned:
+        return
+    warnings.warn(f"bbc selects the winner by {metric.name!r}, but the CVTResult's configurations were compared by "
+                  f"{tuned!r}: the estimate corrects a selection the tool did not make. To correct the tool's "
+                  f"selection and report {metric.name!r}, pass report_metric={metric.name!r} instead of metric",
+                  UserWarning, stacklevel=4)
+
+# %% ../nbs/03_bbc.ipynb #561b21e2
+def _bbc(a: _BBCInput) -> BBCResult:
+    "The computation of `bbc` on checked inputs: the CV winner, B bootstrap draws, the interval."
+    sign = 1.0 if a.metric.greater_is_better else -1.0
+    fold_wise = a.method == "folds" or a.winner_rule == "fold_mean"
+    perf = _cv_values(a.metric, a.predictions, a.y, a.fold_ids, a.fold_labels, "fold_mean") if fold_wise else None
+    cv_values = perf if a.winner_rule == "fold_mean" else _cv_values(a.metric, a.predictions, a.y, None, None, "pooled")
+    winner = cv_winner(cv_values, a.metric, rule=a.winner_rule)  # the one CV winner of the checks layer
+    _warn_below_chance(cv_values, a.metric)
+    task = _task(a.method, a.metric, sign, perf, a.predictions, a.y, a.codes, a.classes, a.units, a.max_redraws)
+    if a.report is a.metric:
+        apparent = float(cv_values[:, winner].mean())
+    else:
+        report_values = _cv_values(a.report, a.predictions, a.report_y, a.fold_ids, a.fold_labels, a.winner_rule)
+        apparent = float(report_values[:, winner].mean())
+        report_perf = report_values if a.method == "pooled" or a.winner_rule == "fold_mean" else \
+            _cv_values(a.report, a.predictions, a.report_y, a.fold_ids, a.fold_labels, "fold_mean")
+        task = partial(_report_chunk, task=task, a=a, report_perf=report_perf)
+    generic = a.method == "pooled" and not (_is_fast(a.metric) and a.report is a.metric)
+    L, winners, redraws, defects = _run_chunks(task, a.seeds, a.n_jobs, a.progress and generic)
+    _check_draws(defects, a.method, a.classes, a.max_redraws, a.class_groups)
+    flip = sign if a.method == "folds" and a.report is a.metric else 1.0  # BBC-F's kernel maximises sign·perf
+    distribution = (flip * L).astype(np.float64)
     distribution.setflags(write=False)
-    low, high = _interval(distribution, sign, metric, confidence_level, alternative, quantile)
+    report_sign = 1.0 if a.report.greater_is_better else -1.0
+    low, high = _interval(distribution, report_sign, a.report, a.confidence_level, a.alternative, a.quantile)
     estimate = float(distribution.mean())
-    columns = np.arange(n_cfg) if kept is None else kept  # back to the CVTResult's column indices
-    counts = np.zeros(n_columns, np.int64)
-    np.add.at(counts, columns[winners], 1)
-    winner = int(columns[winner])
-    _warn_other_winner(source, winner, names, winner_rule)
-    return BBCResult(estimate=estimate, ci_low=low, ci_high=high, confidence_level=confidence_level,
-                     alternative=alternative, distribution=distribution, winner=winner, apparent=apparent,
-                     bias=apparent - estimate, method=method, metric=metric.name, n_bootstraps=n_bootstraps,
+    counts = np.zeros(a.n_columns, np.int64)
+    np.add.at(counts, a.columns[winners], 1)
+    winner = int(a.columns[winner])  # back to the CVTResult's column indices
+    _warn_other_winner(a.source, winner, a.names, a.winner_rule)
+    return BBCResult(estimate=estimate, ci_low=low, ci_high=high, confidence_level=a.confidence_level,
+                     alternative=a.alternative, distribution=distribution, winner=winner, apparent=apparent,
+                     bias=apparent - estimate, method=a.method, metric=a.report.name, n_bootstraps=len(a.seeds),
                      bootstrap_winners=counts, n_redraws=int(redraws.sum()),
-                     n_units=len(fold_labels) if method == "folds" else int(units.max()) + 1,
-                     winner_name=names[winner] if names and winner < len(names) else str(winner),
-                     winner_rule=winner_rule)
+                     n_units=len(a.fold_labels) if a.method == "folds" else int(a.units.max()) + 1,
+                     winner_name=a.names[winner] if a.names and winner < len(a.names) else str(winner),
+                     winner_rule=a.winner_rule, selection_metric=a.metric.name)
+
+
+def _report_chunk(seeds, task, a, report_perf):
+    """Select by the selection metric (`task`'s winners), report another: each usable draw's L is the winner's
+    out-of-bag value under `a.report` (its mean over the out-of-bag folds of `report_perf` in BBC-F). The draws are
+    made again from the same seeds with the same rule, so they are the ones the winners came from."""
+    L, winners, redraws, defects = task(seeds)
+    if a.method == "folds":
+        n_folds = len(a.fold_labels)
+        counts = _draw_chunk(seeds, np.zeros(n_folds, np.int64), np.arange(n_folds), 0, 1, a.max_redraws)[0]
+    else:
+        counts = _draw_chunk(seeds, **_draw_rule(a.codes, a.classes, a.units, a.max_redraws))[0]
+    for b in range(len(seeds)):
+        if defects[b] != -1:
+            break
+        oob = counts[b] == 0
+        L[b] = (report_perf[oob, winners[b]].mean() if a.method == "folds"
+                else a.report(a.report_y[oob], _column(a.predictions, winners[b])[oob]))
+    return L, winners, redraws, defects
+
+
+def _warn_below_chance(cv_values, metric):
+    "Warn when every configuration's CV value is on the wrong side of the metric's chance level (`Metric.chance`)."
+    below = metric.chance_warning(cv_values)
+    if below:
+        warnings.warn(below, UserWarning, stacklevel=4)
 
 
 def _warn_other_winner(source, winner, names, winner_rule):

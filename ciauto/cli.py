@@ -428,7 +428,8 @@ def captured_warnings(notes: list, # receives "warning: <first line of the messa
         line = str(w.message).strip().splitlines()[0] if str(w.message).strip() else w.category.__name__
         line = line if len(line) <= 300 else line[:297] + "..."
         counts[line] = counts.get(line, 0) + 1
-    notes.extend(f"warning: {line}" + (f" ({n} times)" if n > 1 else "") for line, n in counts.items())
+    lines = (f"warning: {line}" + (f" ({n} times)" if n > 1 else "") for line, n in counts.items())
+    notes.extend(line for line in lines if line not in notes)  # bbc and BBC-F (and CVT) warn alike: said once
 
 # %% ../nbs/09_cli.ipynb #55b66f04
 BBC_METHODS = {"bbc": "pooled", "bbc-f": "folds"}
@@ -1025,7 +1026,7 @@ def oof_result(frame, # the checked table
 
 def below_chance(result, # the CVTResult
                 ) -> str | None: # a warning naming --positive, or None
-    "A warning when every configuration's ROC AUC is below 0.5: the scores probably rank the other class."
+    "A hint naming --positive when every configuration's ROC AUC is below 0.5 (bbc itself warns): the other class."
     if result.metric != "roc_auc" or result.classes is None or len(result.classes) != 2:
         return None
     table = result.configurations
@@ -1033,7 +1034,7 @@ def below_chance(result, # the CVTResult
     if not len(scores) or scores.max() >= 0.5:
         return None
     other = result.classes[0]
-    return (f"warning: every configuration's roc_auc is below 0.5 (the best is {scores.max():.4f}): the scores rank "
+    return (f"hint: every configuration's roc_auc is below 0.5 (the best is {scores.max():.4f}): the scores rank "
             f"the class {as_written(other)} higher, not the positive class {as_written(result.classes[1])}. If they "
             f"are probabilities or scores of {as_written(other)}, give --positive {other}")
 

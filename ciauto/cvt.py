@@ -507,20 +507,17 @@ def _bootstrap_aucs(draws, order, sorted_labels, sorted_scores, labels):
     return out
 
 # %% ../nbs/02_cvt.ipynb #d11f0f2b
-_SQUARED_ERROR = ("r2", "neg_mean_squared_error")
-
-
 def _bootstrap_performance(predictions, y, metric, draws) -> np.ndarray:
     "B×C performance (higher is better) of every column on each row-set in `draws` (B×n in-bag row indices)."
-    if metric.name == "roc_auc":
+    if metric.fast_path == "roc_auc":  # the metric says it is the binary AUC: the presorted kernel
         order = np.ascontiguousarray(np.argsort(predictions, axis=0, kind="mergesort").T)
         sorted_scores = np.ascontiguousarray(np.take_along_axis(predictions, order.T, axis=0).T)
         sorted_labels = np.ascontiguousarray(y[order].astype(np.int64))
         return _bootstrap_aucs(draws, order, sorted_labels, sorted_scores, y.astype(np.int64))
     counts = np.zeros((len(draws), len(y)))
     np.add.at(counts, (np.repeat(np.arange(len(draws)), draws.shape[1]), draws.ravel()), 1.0)
-    if metric.name in _SQUARED_ERROR:
-        return -(counts @ (predictions - y[:, None]) ** 2)  # −(weighted SSE): r² and −MSE order configurations alike
+    if metric.row_loss is not None:  # −(weighted sum of the row losses) orders configurations as the metric does
+        return -(counts @ metric.row_loss(y, predictions))
     sign = 1.0 if metric.greater_is_better else -1.0
     out = np.full((len(draws), predictions.shape[1]), np.nan)
     for b in range(len(draws)):
@@ -561,6 +558,8 @@ def _worse_fraction_inputs(predictions, y, metric) -> tuple[np.ndarray, np.ndarr
             raise ValueError(f"y must be 1-D, got shape {target.shape}")
     if len(target) != P.shape[0]:
         raise ValueError(f"length mismatch: predictions has {P.shape[0]} rows, y has {len(target)}")
+    if metric.row_loss is not None:  # the row losses take y and the predictions as they are: the metric checks them
+        metric(target, P[:, 0])
     return P, target
 
 
@@ -817,6 +816,9 @@ def _cvt_result(data: _Data, loop, folds, estimators, refit: bool) -> CVTResult:
     if refit:
         with _single_threaded():
             final_model = clone(estimators[ok[winner]]).fit(data.frame, data.target)
+    below = data.scorer.chance_warning(perf)  # every configuration worse than chance: predictions the wrong way round
+    if below:
+        warnings.warn(below, UserWarning, stacklevel=3)
     return CVTResult(scores, data.target, folds, table, perf, winner, final_model, _stored_metric(data.scorer),
                      data.classes, data.positive, completed, dropped_at, data.scorer.greater_is_better,
                      data.group_labels, "fold_mean")

@@ -20,13 +20,15 @@ from ._checks import (as_array, as_binary_labels, as_float_array, as_weights, ch
                             check_same_length, sorted_labels)
 
 # %% auto #0
-__all__ = ['METRIC_KINDS', 'METRICS', 'TARGET_KINDS', 'DEFAULT_METRICS', 'auc_sorted', 'auc_sorted_unweighted',
+__all__ = ['METRIC_KINDS', 'FAST_PATHS', 'METRICS', 'TARGET_KINDS', 'DEFAULT_METRICS', 'auc_sorted', 'auc_sorted_unweighted',
            'auc_merge_sorted', 'pr_points_sorted', 'pr_points_merge', 'pr_auc_from_points',
            'average_precision_from_points', 'pr_auc_sorted', 'average_precision_sorted', 'roc_auc', 'pr_auc',
-           'average_precision', 'average_ranking_loss', 'roc_auc_ovo', 'predicted_labels', 'accuracy',
-           'balanced_accuracy', 'neg_mean_squared_error', 'r2', 'brier_score', 'f1', 'neg_log_loss',
-           'neg_mean_absolute_error', 'neg_root_mean_squared_error', 'neg_brier_score', 'c_index', 'Metric',
-           'get_metric', 'resolve_metric', 'fold_score_matrix']
+           'average_precision', 'average_ranking_loss', 'roc_auc_ovo', 'roc_auc_ovr', 'predicted_labels', 'accuracy',
+           'balanced_accuracy', 'neg_mean_squared_error', 'r2', 'brier_score', 'squared_error_rows',
+           'absolute_error_rows', 'multiclass_squared_error_rows', 'log_loss_rows', 'f1', 'neg_log_loss',
+           'neg_mean_absolute_error', 'neg_root_mean_squared_error', 'neg_brier_score', 'f1_macro',
+           'multiclass_brier_score', 'neg_multiclass_brier_score', 'c_index', 'Metric', 'register_metric', 'get_metric',
+           'resolve_metric', 'fold_score_matrix']
 
 # %% ../nbs/00_metrics.ipynb #3df47b12
 def _scaled_weights(sample_weight, n, name="sample_weight"):
@@ -83,7 +85,9 @@ def _auc_sweep(scores, labels, weights):
         i = j
     if total_pos == 0.0 or neg_below == 0.0:
         return np.nan
-    return credit / (total_pos * neg_below)
+    # rounding in the weighted sums can put the ratio a hair above 1 (1.0000000000000002 with 0.2-weights): the
+    # AUC is a share of pairs, so it is capped where it belongs
+    return min(credit / (total_pos * neg_below), 1.0)
 
 
 @njit(cache=True, nogil=True)
@@ -396,7 +400,39 @@ def roc_auc_ovo(y_true,               # class indices 0..K−1, the columns of `
     if not (top > 0).all():
         raise ValueError(f"y_true (with sample_weight) lacks class(es) {np.flatnonzero(~(top > 0)).tolist()}; "
                          "every class of y_score's columns must be present")
-    return float(_ovo_auc_kernel(y, np.ascontiguousarray(s), w / top[y], s.shape[1]))
+    if not (1e-100 <= top.min() and top.max() <= 1e100):  # integer weights stay integers: exact pair sums, which
+        w = w / top[y]                                     # BBC's one-vs-one pass reproduces to the last bit
+    return float(_ovo_auc_kernel(y, np.ascontiguousarray(s), w, s.shape[1]))
+
+# %% ../nbs/00_metrics.ipynb #09281074
+def _class_weights_present(y, w, n_classes, name):
+    "Weights (ones when None) after checking that every class 0..K−1 has positive weight; each class's largest weight."
+    w = np.ones(len(y)) if w is None else w
+    top = np.zeros(n_classes)
+    np.maximum.at(top, y, w)
+    if not (top > 0).all():
+        raise ValueError(f"y_true (with sample_weight) lacks class(es) {np.flatnonzero(~(top > 0)).tolist()}; "
+                         f"every class of y_score's columns must be present for {name}")
+    return w, top
+
+
+def roc_auc_ovr(y_true,               # class indices 0..K−1, the columns of `y_score`
+                y_score,              # N×K class scores (any real scores, larger = more likely that class)
+                *,
+                sample_weight=None,   # non-negative weights, or None
+               ) -> float:            # mean over the classes of the one-vs-rest AUC, in [0, 1]
+    "One-vs-rest macro AUC: the mean over classes k of the AUC of class k against the rest, on column k."
+    s = _scores(y_score, ndim=2)
+    if s.shape[1] < 3:
+        raise ValueError(f"y_score has {s.shape[1]} column(s); roc_auc_ovr needs N×K scores for K >= 3 classes "
+                         "(for two, roc_auc on the positive class's column)")
+    y = class_codes(y_true, s.shape[1])
+    check_same_length(y_true=y, y_score=s)
+    w = as_weights(sample_weight, len(y))
+    _class_weights_present(y, w, s.shape[1], "roc_auc_ovr")
+    aucs = [_binary_auc(yk, s[:, k], None if w is None else _class_scaled_weights(yk, w))
+            for k, yk in enumerate((y == k).astype(np.int8) for k in range(s.shape[1]))]
+    return float(np.mean(aucs))
 
 # %% ../nbs/00_metrics.ipynb #5c1bdd42
 def _is_numeric(arr):
@@ -529,6 +565,40 @@ def brier_score(y_true,               # 0/1 labels (1 = positive) or booleans
     w = _scaled_weights(sample_weight, len(y))
     return float(np.sum(w * (p - y) ** 2) / np.sum(w))
 
+# %% ../nbs/00_metrics.ipynb #187fe291
+def squared_error_rows(y,            # N targets (0/1 labels for the Brier score)
+                       predictions,  # N×C predictions, one column per configuration
+                      ) -> np.ndarray:  # N×C: (ŷ − y)²
+    "Per-row squared errors: the terms of the mean squared error, its root, r² and the Brier score."
+    return (predictions - np.asarray(y, np.float64)[:, None]) ** 2
+
+
+def absolute_error_rows(y,            # N real targets
+                        predictions,  # N×C predictions
+                       ) -> np.ndarray:  # N×C: |ŷ − y|
+    "Per-row absolute errors: the terms of the mean absolute error."
+    return np.abs(predictions - np.asarray(y, np.float64)[:, None])
+
+
+def multiclass_squared_error_rows(y,            # N class indices 0..K−1
+                                  predictions,  # N×C×K class probabilities
+                                 ) -> np.ndarray:  # N×C: Σ_k (p_k − [y = k])²
+    "Per-row terms of the multiclass Brier score."
+    truth = np.arange(predictions.shape[2]) == np.asarray(y, np.int64)[:, None]
+    return ((predictions - truth[:, None, :]) ** 2).sum(axis=2)
+
+
+def log_loss_rows(y,            # N 0/1 labels with N×C P(class 1), or class indices 0..K−1 with N×C×K probabilities
+                  predictions,  # N×C probabilities of class 1, or N×C×K class probabilities
+                 ) -> np.ndarray:  # N×C: −log p(true class), p clipped to [ε, 1 − ε]
+    "Per-row log losses, the probability clipped to [ε, 1 − ε] (ε the float64 epsilon) as scikit-learn does."
+    if predictions.ndim == 3:
+        q = np.take_along_axis(predictions, np.asarray(y, np.int64)[:, None, None], axis=2)[:, :, 0]
+    else:
+        q = np.where(np.asarray(y)[:, None] == 1, predictions, 1 - predictions)
+    eps = np.finfo(np.float64).eps
+    return -np.log(np.clip(q, eps, 1 - eps))
+
 # %% ../nbs/00_metrics.ipynb #2bcf81eb
 def _binary_predictions(y_pred, what):
     "0/1 predicted labels from 0/1 (or boolean) labels, or from probabilities of class 1 cut at ½."
@@ -561,7 +631,7 @@ def f1(y_true,               # 0/1 labels (1 = positive) or booleans
 
 
 def _class_probabilities(y_true, y_pred):
-    "The probability each row's model gave its true class: 1-D P(class 1) with 0/1 labels, or N×K with indices 0..K−1."
+    "Checked labels and probabilities as one configuration (N×1 P(class 1) with 0/1 labels, N×1×K with indices 0..K−1)."
     p = as_float_array(y_pred, "y_pred", ndim=(1, 2))
     if p.min() < 0 or p.max() > 1:
         raise ValueError("y_pred must hold probabilities in [0, 1] for the log loss (predict_proba), got values in "
@@ -569,14 +639,14 @@ def _class_probabilities(y_true, y_pred):
     if p.ndim == 1:
         y = as_binary_labels(y_true, "y_true", require_both=False)
         check_same_length(y_true=y, y_pred=p)
-        return np.where(y == 1, p, 1 - p)
+        return y, p[:, None]
     if p.shape[1] < 2:
         raise ValueError(f"y_pred has {p.shape[1]} column; N×K class probabilities need K >= 2 (or pass P(class 1) 1-D)")
     y = class_codes(y_true, p.shape[1], "y_true", "y_pred")
     check_same_length(y_true=y, y_pred=p)
     if not np.allclose(p.sum(axis=1), 1, rtol=0, atol=1e-6):
         raise ValueError("y_pred's rows must be class probabilities that sum to 1 for the log loss")
-    return p[np.arange(len(y)), y]
+    return y, p[:, None, :]
 
 
 def neg_log_loss(y_true,               # 0/1 labels with 1-D y_pred, or class indices 0..K−1 with N×K y_pred
@@ -585,10 +655,9 @@ def neg_log_loss(y_true,               # 0/1 labels with 1-D y_pred, or class in
                  sample_weight=None,   # non-negative weights, or None
                 ) -> float:            # minus the weighted mean of −log p(true class), ≤ 0
     "Minus the (weighted) mean log loss, so that higher is better; equals `-sklearn.metrics.log_loss`."
-    q = _class_probabilities(y_true, y_pred)
-    w = _scaled_weights(sample_weight, len(q))
-    eps = np.finfo(np.float64).eps
-    return -float(np.sum(w * -np.log(np.clip(q, eps, 1 - eps))) / np.sum(w))
+    y, p = _class_probabilities(y_true, y_pred)
+    w = _scaled_weights(sample_weight, len(y))
+    return -float(np.sum(w * log_loss_rows(y, p)[:, 0]) / np.sum(w))  # the one log loss: BBC's and SubROC's rows too
 
 
 def neg_mean_absolute_error(y_true,               # real targets
@@ -624,6 +693,53 @@ def neg_brier_score(y_true,               # 0/1 labels (1 = positive) or boolean
                    ) -> float:            # minus the Brier score, in [−1, 0]
     "Minus the Brier score (scikit-learn's `neg_brier_score`), so that higher is better."
     return -brier_score(y_true, y_pred, sample_weight=sample_weight)
+
+# %% ../nbs/00_metrics.ipynb #e53972df
+def f1_macro(y_true,               # true labels
+             y_pred,               # predicted labels, or N×K class scores (arg-max)
+             *,
+             sample_weight=None,   # non-negative weights, or None
+            ) -> float:            # the mean over the labels of each label's F1, in [0, 1]
+    """Macro F1: the unweighted mean over the labels in `y_true` or `y_pred` of 2TP/(2TP + FP + FN) (0 for a label
+    without any), as `sklearn.metrics.f1_score(average="macro")`."""
+    truth, pred, w = _label_inputs(y_true, y_pred, sample_weight)
+    labels, codes = np.unique(np.concatenate([truth, pred]), return_inverse=True)
+    t, p = codes[:len(truth)], codes[len(truth):]
+    hits = np.bincount(t, weights=w * (t == p), minlength=len(labels))
+    # 2TP + FP + FN = (TP + FN) + (TP + FP): the label's weight in y_true plus its weight in y_pred
+    either = np.bincount(t, weights=w, minlength=len(labels)) + np.bincount(p, weights=w, minlength=len(labels))
+    return float(np.mean(np.divide(2 * hits, either, out=np.zeros(len(labels)), where=either > 0)))
+
+
+def _class_probability_matrix(y_true, y_pred, what):
+    "Class indices 0..K−1 and N×K class probabilities (rows summing to 1) for a multiclass probability metric."
+    p = as_float_array(y_pred, "y_pred", ndim=2)
+    if p.shape[1] < 2 or p.min() < 0 or p.max() > 1 or not np.allclose(p.sum(axis=1), 1, rtol=0, atol=1e-6):
+        raise ValueError(f"y_pred must be N×K class probabilities (K >= 2, in [0, 1], rows summing to 1) for {what}, "
+                         f"got shape {p.shape} with values in [{p.min():.4g}, {p.max():.4g}]")
+    y = class_codes(y_true, p.shape[1], "y_true", "y_pred")
+    check_same_length(y_true=y, y_pred=p)
+    return y, p
+
+
+def multiclass_brier_score(y_true,               # class indices 0..K−1, the columns of `y_pred`
+                           y_pred,               # N×K class probabilities (rows sum to 1)
+                           *,
+                           sample_weight=None,   # non-negative weights, or None
+                          ) -> float:            # weighted mean of Σ_k (p_k − [y = k])², in [0, 2]; lower is better
+    "The multiclass Brier score Σ_k (p_k − [y = k])² averaged over the rows (scikit-learn's, unhalved for K > 2)."
+    y, p = _class_probability_matrix(y_true, y_pred, "the multiclass Brier score")
+    w = _scaled_weights(sample_weight, len(y))
+    return float(np.sum(w * multiclass_squared_error_rows(y, p[:, None, :])[:, 0]) / np.sum(w))
+
+
+def neg_multiclass_brier_score(y_true,               # class indices 0..K−1, the columns of `y_pred`
+                               y_pred,               # N×K class probabilities (rows sum to 1)
+                               *,
+                               sample_weight=None,   # non-negative weights, or None
+                              ) -> float:            # minus the multiclass Brier score, in [−2, 0]
+    "Minus the multiclass Brier score, so that higher is better (what `neg_brier_score` means for K > 2 classes)."
+    return -multiclass_brier_score(y_true, y_pred, sample_weight=sample_weight)
 
 # %% ../nbs/00_metrics.ipynb #145ea8d6
 @njit(cache=True, nogil=True)
@@ -690,6 +806,8 @@ def c_index(y_true,               # N×2 (time, event): event 1 = observed, 0 = 
 
 # %% ../nbs/00_metrics.ipynb #46c5db9f
 METRIC_KINDS = ("binary", "multiclass", "labels", "regression", "survival", "generic")
+# BBC's exact kernels (ciauto.bbc): a `Metric` names the one that computes its value, when one does
+FAST_PATHS = ("roc_auc", "roc_auc_ovo", "pr_auc", "average_precision", "accuracy", "balanced_accuracy", "f1")
 
 
 def _accepts_sample_weight(func):
@@ -713,6 +831,10 @@ class Metric:
     upper: float = np.inf           # the largest value the metric can take
     kind: str = "generic"           # what the targets are: one of `METRIC_KINDS`
     size_dependent: bool = False    # True when the value grows with the number of rows (not comparable across sizes)
+    row_loss: Callable | None = None  # loss(y, predictions N×C[×K]) -> N×C per-row losses whose in-bag sums rank configurations as the metric does (smallest sum = best), or None
+    fast_path: str | None = None    # the name of BBC's exact kernel for this metric (one of `FAST_PATHS`), or None
+    chance: float | None = None     # the value of an uninformative prediction (0.5 for an AUC): below it for every configuration, the predictions point the wrong way
+    multiclass: str | None = None   # the registry name of this metric for more than two classes (roc_auc → roc_auc_ovo), or None
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
@@ -725,9 +847,22 @@ class Metric:
             raise ValueError(f"Metric kind must be one of {METRIC_KINDS}, got {self.kind!r}")
         if not self.lower <= self.upper:
             raise ValueError(f"Metric range needs lower <= upper, got [{self.lower}, {self.upper}]")
+        self._check_hooks()
         if not _accepts_sample_weight(self.func):
             raise TypeError(f"metric {self.name!r} must accept f(y_true, y_pred, sample_weight=None): ciauto passes "
                             "bootstrap multiplicities as sample_weight, so the metric has to use them")
+
+    def _check_hooks(self):
+        "The optional attributes that tell the estimators how to compute the metric faster or read its values."
+        if self.row_loss is not None and not callable(self.row_loss):
+            raise TypeError(f"Metric row_loss must be callable loss(y, predictions) or None, got {self.row_loss!r}")
+        if self.fast_path is not None and self.fast_path not in FAST_PATHS:
+            raise ValueError(f"Metric fast_path must be one of {FAST_PATHS} or None, got {self.fast_path!r}")
+        if self.chance is not None and (isinstance(self.chance, bool) or not isinstance(self.chance, numbers.Real)
+                                        or not self.lower <= self.chance <= self.upper):
+            raise ValueError(f"Metric chance must be a number in [{self.lower}, {self.upper}] or None, got {self.chance!r}")
+        if self.multiclass is not None and (not isinstance(self.multiclass, str) or not self.multiclass):
+            raise TypeError(f"Metric multiclass must be a registry name or None, got {self.multiclass!r}")
 
     def __call__(self,
                  y_true,              # targets, as the metric takes them
@@ -742,6 +877,24 @@ class Metric:
         if value > self.upper or value < self.lower:
             raise ValueError(f"metric {self.name!r} returned {value!r}, outside its range [{self.lower}, {self.upper}]")
         return float(value)
+
+    def chance_warning(self,
+                       values,  # F×C (or C) values of C configurations, NaN where missing
+                      ) -> str | None:  # the warning's text, or None
+        "A warning when every configuration's mean value is worse than `chance` (None without a chance level)."
+        v = np.asarray(values, dtype=np.float64)
+        v = v.reshape(-1, v.shape[-1]) if v.ndim else v.reshape(1, 1)
+        seen = np.isfinite(v)
+        if self.chance is None or not seen.any(axis=0).any():
+            return None
+        means = np.where(seen, v, 0).sum(axis=0)[seen.any(axis=0)] / seen.sum(axis=0)[seen.any(axis=0)]
+        worse = means < self.chance if self.greater_is_better else means > self.chance
+        if not worse.all():
+            return None
+        best = means.max() if self.greater_is_better else means.min()
+        return (f"every configuration's {self.name} is worse than chance ({self.chance:g}; the best is {best:.4f}): the "
+                "predictions point the wrong way (survival times given instead of risks? scores of the other class?), "
+                "so the best of them is the least wrong; flip the predictions (or the positive class)")
 
     @property
     def best(self) -> float:
@@ -759,24 +912,48 @@ class Metric:
         return f"Metric({self.name!r}, {arrow}, range [{self.lower}, {self.upper}], kind={self.kind!r}{size})"
 
 # %% ../nbs/00_metrics.ipynb #94d6d08f
-METRICS = {m.name: m for m in [
-    Metric("roc_auc", roc_auc, True, 0.0, 1.0, "binary"),
-    Metric("roc_auc_ovo", roc_auc_ovo, True, 0.0, 1.0, "multiclass"),
-    Metric("pr_auc", pr_auc, True, 0.0, 1.0, "binary"),
-    Metric("average_precision", average_precision, True, 0.0, 1.0, "binary"),
+METRICS: dict[str, Metric] = {}  # name → Metric: every door (cvt, bbc, from_oof, the CLI) reads its names here
+
+
+def register_metric(metric: Metric,        # the metric; its attributes say how the estimators treat it
+                    *,
+                    replace: bool = False,  # replace a metric registered under the same name
+                   ) -> Metric:             # the metric, now usable by name everywhere
+    "Add `metric` to the registry under `metric.name`: the one way to add a metric."
+    if not isinstance(metric, Metric):
+        raise TypeError(f"register_metric takes a Metric, got {type(metric).__name__}; wrap a function as "
+                        "Metric(name, f, greater_is_better=..., lower=..., upper=..., kind=...)")
+    if metric.name in METRICS and not check_bool(replace, "replace"):
+        raise ValueError(f"metric {metric.name!r} is registered already; pass replace=True to replace it")
+    METRICS[metric.name] = metric
+    return metric
+
+
+_sq, _abs, _log, _mcsq = squared_error_rows, absolute_error_rows, log_loss_rows, multiclass_squared_error_rows
+for _m in [
+    Metric("roc_auc", roc_auc, True, 0.0, 1.0, "binary", fast_path="roc_auc", chance=0.5, multiclass="roc_auc_ovo"),
+    Metric("roc_auc_ovo", roc_auc_ovo, True, 0.0, 1.0, "multiclass", fast_path="roc_auc_ovo", chance=0.5),
+    Metric("roc_auc_ovr", roc_auc_ovr, True, 0.0, 1.0, "multiclass", chance=0.5),
+    Metric("pr_auc", pr_auc, True, 0.0, 1.0, "binary", fast_path="pr_auc"),
+    Metric("average_precision", average_precision, True, 0.0, 1.0, "binary", fast_path="average_precision"),
     Metric("average_ranking_loss", average_ranking_loss, False, 0.0, np.inf, "binary", size_dependent=True),
-    Metric("accuracy", accuracy, True, 0.0, 1.0, "labels"),
-    Metric("balanced_accuracy", balanced_accuracy, True, 0.0, 1.0, "labels"),
-    Metric("brier_score", brier_score, False, 0.0, 1.0, "binary"),
-    Metric("neg_brier_score", neg_brier_score, True, -1.0, 0.0, "binary"),
-    Metric("f1", f1, True, 0.0, 1.0, "binary"),
-    Metric("neg_log_loss", neg_log_loss, True, -np.inf, 0.0, "labels"),
-    Metric("r2", r2, True, -np.inf, 1.0, "regression"),
-    Metric("neg_mean_squared_error", neg_mean_squared_error, True, -np.inf, 0.0, "regression"),
-    Metric("neg_root_mean_squared_error", neg_root_mean_squared_error, True, -np.inf, 0.0, "regression"),
-    Metric("neg_mean_absolute_error", neg_mean_absolute_error, True, -np.inf, 0.0, "regression"),
-    Metric("c_index", c_index, True, 0.0, 1.0, "survival"),
-]}
+    Metric("accuracy", accuracy, True, 0.0, 1.0, "labels", fast_path="accuracy"),
+    Metric("balanced_accuracy", balanced_accuracy, True, 0.0, 1.0, "labels", fast_path="balanced_accuracy"),
+    Metric("brier_score", brier_score, False, 0.0, 1.0, "binary", row_loss=_sq, multiclass="multiclass_brier_score"),
+    Metric("neg_brier_score", neg_brier_score, True, -1.0, 0.0, "binary", row_loss=_sq,
+           multiclass="neg_multiclass_brier_score"),
+    Metric("multiclass_brier_score", multiclass_brier_score, False, 0.0, 2.0, "multiclass", row_loss=_mcsq),
+    Metric("neg_multiclass_brier_score", neg_multiclass_brier_score, True, -2.0, 0.0, "multiclass", row_loss=_mcsq),
+    Metric("f1", f1, True, 0.0, 1.0, "binary", fast_path="f1", multiclass="f1_macro"),
+    Metric("f1_macro", f1_macro, True, 0.0, 1.0, "labels"),
+    Metric("neg_log_loss", neg_log_loss, True, -np.inf, 0.0, "labels", row_loss=_log),
+    Metric("r2", r2, True, -np.inf, 1.0, "regression", row_loss=_sq),
+    Metric("neg_mean_squared_error", neg_mean_squared_error, True, -np.inf, 0.0, "regression", row_loss=_sq),
+    Metric("neg_root_mean_squared_error", neg_root_mean_squared_error, True, -np.inf, 0.0, "regression", row_loss=_sq),
+    Metric("neg_mean_absolute_error", neg_mean_absolute_error, True, -np.inf, 0.0, "regression", row_loss=_abs),
+    Metric("c_index", c_index, True, 0.0, 1.0, "survival", chance=0.5),
+]:
+    register_metric(_m)
 
 _LOSS_SUFFIXES = ("_error", "_loss", "_deviance")
 
@@ -829,9 +1006,9 @@ DEFAULT_METRICS = {"binary": "roc_auc", "multiclass": "roc_auc_ovo", "regression
 
 
 def _fit_target(m: Metric, target: str) -> Metric:
-    "`m` for a target of kind `target`: roc_auc extended to K classes, a metric for another kind refused."
-    if target == "multiclass" and m.name == "roc_auc":
-        return METRICS["roc_auc_ovo"]  # the binary default, extended to K classes (Hand–Till)
+    "`m` for a target of kind `target`: a binary metric extended to K classes (`Metric.multiclass`), another kind refused."
+    if target == "multiclass" and m.multiclass is not None:
+        return get_metric(m.multiclass)  # roc_auc → roc_auc_ovo (Hand–Till), f1 → f1_macro, the Brier score's K-class form
     if target == "regression":
         if m.kind not in ("regression", "generic"):
             raise ValueError(f"metric {m.name!r} is for {m.kind} targets but y is a regression target; "
@@ -925,7 +1102,7 @@ def fold_score_matrix(metric,       # a `Metric`, a registry name or a callable 
     missing = np.isnan(p).reshape(p.shape[0], p.shape[1], -1).any(axis=2)
     incomplete = np.zeros((n_folds, p.shape[1]), bool)
     np.logical_or.at(incomplete, ids, missing)
-    if metric.func is roc_auc and p.ndim == 2:
+    if metric.fast_path == "roc_auc" and p.ndim == 2:
         perf = _fold_auc_matrix(np.ascontiguousarray(p), y, ids, n_folds)
     else:
         perf = np.full((n_folds, p.shape[1]), np.nan)

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ._checks import binary_codes, check_bool, check_choice, check_int, check_real
+from .metrics import METRICS
 
 # %% auto #0
 __all__ = ['Selector', 'selector_masks', 'cut_points', 'attribute_selectors', 'pattern_string', 'SearchOptions',
@@ -246,20 +247,30 @@ _LOSSES = ("log_loss", "squared_error", "misclassification")
 _ALIASES = {"arl": "average_ranking_loss"}
 
 
+def _registry_loss(name):
+    "The per-row loss of a registered row-loss metric (`Metric.row_loss`) for one score column."
+    row_loss = METRICS[name].row_loss
+    return lambda y, s: row_loss(y, s[:, None])[:, 0]
+
+
 def _log_loss(y, s):
-    "Per-row log-loss of probabilities `s` (clipped to [1e-15, 1 − 1e-15])."
+    "Per-row log loss of probabilities `s`: the registry's (clipped to [ε, 1 − ε], ε the float64 epsilon)."
     if (s < 0).any() or (s > 1).any():
         raise ValueError("quality='log_loss' needs scores that are probabilities in [0, 1]")
-    p = np.clip(s, 1e-15, 1 - 1e-15)
-    return -(y * np.log(p) + (1 - y) * np.log1p(-p))
+    return _registry_loss("neg_log_loss")(y, s)
 
 
 _LOSS_FUNCTIONS = {"log_loss": _log_loss,
-                   "squared_error": lambda y, s: (y - s) ** 2,                    # the Brier score's terms
+                   "squared_error": _registry_loss("brier_score"),                # the Brier score's terms
                    "misclassification": lambda y, s: ((s >= 0.5) != (y == 1)).astype(float)}   # threshold 0.5
 
 
-def resolve_quality(quality, # a metric or loss name, or a callable loss(y, score)
+def _row_loss_names() -> tuple:
+    "The registry's binary row-loss metrics, each usable as a quality by its name (read when asked: registered ones too)."
+    return tuple(n for n, m in METRICS.items() if m.row_loss is not None and m.kind in ("binary", "labels"))
+
+
+def resolve_quality(quality, # a metric or loss name (a registered row-loss metric's too), or a callable loss(y, score)
                    ):
     "(metric name, per-row loss function or None) of a `quality` argument."
     if callable(quality):
@@ -271,7 +282,10 @@ def resolve_quality(quality, # a metric or loss name, or a callable loss(y, scor
         return name, None
     if name in _LOSSES:
         return name, _LOSS_FUNCTIONS[name]
-    raise ValueError(f"quality must be one of {_METRICS + ('arl',) + _LOSSES} or a callable, got {quality!r}")
+    if name in _row_loss_names():
+        return name, _registry_loss(name)
+    raise ValueError(f"quality must be one of {_METRICS + ('arl',) + _LOSSES + _row_loss_names()} or a callable, "
+                     f"got {quality!r}")
 
 
 def row_losses(loss, # None (a ranking metric) or a callable loss(y, score)
