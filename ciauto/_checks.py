@@ -570,7 +570,9 @@ def check_memory(n_bytes: float, # estimated bytes the request's arrays need
                  limit: float = MAX_MEMORY_BYTES, # the most allowed
                 ) -> None:
     "Refuse, before any work, a request whose arrays would need more than `limit` bytes, naming the argument."
-    if n_bytes > limit:
+    if not n_bytes <= limit:  # NaN too: a size that cannot be estimated is not a small one
+        if n_bytes != n_bytes:
+            raise ValueError(f"{argument}: the memory it needs is not a number (NaN); give finite sizes")
         raise ValueError(f"{argument} would need about {n_bytes / 2**30:.1f} GiB of memory (the limit is "
                          f"{limit / 2**30:.1f} GiB); choose a smaller value")
 
@@ -600,10 +602,16 @@ def json_safe(value, # a number, string, None, array, list, tuple, dict (nested)
         return json_safe(value._asdict())
     if isinstance(value, (list, tuple)):
         return [json_safe(v) for v in value]
+    if isinstance(value, np.ma.MaskedArray):  # masked entries are missing values
+        return json_safe(np.where(np.ma.getmaskarray(value), None, np.asarray(value.data, dtype=object)))
+    if isinstance(value, np.ndarray) and value.dtype.kind == "f" and value.dtype.itemsize > 8:
+        value = value.astype(np.float64)  # long double: its `tolist()` keeps numpy scalars
     if isinstance(value, np.ndarray) and value.dtype.kind in "biuf":  # numbers: vectorised, no per-element recursion
         if value.dtype.kind == "f" and not np.isfinite(value).all():
             return np.where(np.isfinite(value), value.astype(object), None).tolist()
         return value.tolist()
+    if isinstance(value, np.floating):
+        return float(value) if np.isfinite(value) else None
     if isinstance(value, (np.ndarray, np.generic)):
         return json_safe(value.tolist())
     if isinstance(value, bool):
