@@ -215,7 +215,8 @@ def _key(params: dict) -> str:
 
 
 def _search_candidates(search) -> list[dict]:
-    "Every distinct candidate of a search: from `cv_results_` when fitted, else from its grid or sampler."
+    """The candidates of a search: every row of a fitted grid or random search's `cv_results_` (a repeated draw
+    too), each candidate once for a halving search or an unfitted one (from its grid or sampler)."""
     from sklearn.model_selection import ParameterGrid, ParameterSampler
     _check_search(search)
     if hasattr(search, "cv_results_"):
@@ -228,7 +229,9 @@ def _search_candidates(search) -> list[dict]:
             raise ValueError(f"{type(search).__name__} with n_candidates={n!r} chooses its candidates while it runs; "
                              "fit it first (from_search then takes them from cv_results_)")
         params = list(ParameterSampler(search.param_distributions, int(n), random_state=search.random_state))
-    unique = {}
+    if hasattr(search, "cv_results_") and not _is_halving(search):
+        return params  # every row of cv_results_, repeats too: column c is row c, so best_index_ maps to a column
+    unique = {}  # a halving search lists a candidate once per iteration it survived
     for p in params:
         unique.setdefault(_key(p), p)
     return list(unique.values())
@@ -326,6 +329,30 @@ def cross_validated_matrix(estimators,  # unfitted scikit-learn estimators, one 
     return matrix, seconds, errors
 
 # %% ../nbs/10_adapters.ipynb #88b6564f
+def _check_search_target(estimator, classifier: bool, y, metric):
+    """Refuse a target the metric and the estimator cannot agree on, before any fit: one class, a classification
+    metric on a regressor or on continuous numbers, a classifier on continuous numbers."""
+    name = type(_final_step(estimator)).__name__
+    labels = pd.unique(y) if y.ndim == 1 else None
+    if labels is not None and len(labels) < 2:
+        raise ValueError(f"y holds a single value ({_plain(labels[0]) if len(labels) else 'no rows'!r}); "
+                         f"{'a classifier needs two classes' if classifier else 'a target needs varying values'}")
+    continuous = labels is not None and not _looks_like_classes(y) and y.dtype.kind == "f"
+    if metric.kind in ("binary", "multiclass") and not classifier:
+        raise ValueError(f"metric {metric.name!r} scores class predictions, but the search's estimator {name} is a "
+                         "regressor; use a classifier, or a regression metric (e.g. metric='r2')")
+    if classifier and continuous:
+        raise ValueError(f"y holds {len(labels)} distinct non-integer numbers (a regression target), but the "
+                         f"search's estimator {name} is a classifier; use a regressor and a regression metric")
+
+
+def _candidate_seeds(random_state, candidates) -> list:
+    "One seed per distinct candidate (a candidate drawn twice gets the same seed, so the same predictions)."
+    keys = list(dict.fromkeys(_key(p) for p in candidates))
+    seeds = dict(zip(keys, spawn_seeds(random_state, len(keys)) % np.uint64(2**32)))
+    return [seeds[_key(p)] for p in candidates]
+
+
 def _unique_names(names: list[str]) -> list[str]:
     "Names made unique by a ' #k' suffix on repeats (rounded parameter values can coincide)."
     seen = {}
@@ -427,9 +454,11 @@ def from_search(search,  # a GridSearchCV, RandomizedSearchCV, HalvingGridSearch
     classifier = is_classifier(estimator)
     y_values = as_array(y, "y")
     metric = _search_metric(search, metric, classifier)
+    _check_search_target(estimator, classifier, y_values, metric)
     target, classes = encode_target(y_values, metric, pos_label)
     if groups is not None:
         groups = as_array(groups, "groups")
+        group_codes(groups, len(y_values), "groups")  # one label per row, of one type: refused here, not by sklearn
     own_cv = search.cv.cv if getattr(search.cv, "_ciauto_capture", False) else search.cv
     chosen_cv = own_cv if cv is None else cv
     regroup = groups is not None and (chosen_cv is None or isinstance(chosen_cv, numbers.Integral))
@@ -454,7 +483,7 @@ def from_search(search,  # a GridSearchCV, RandomizedSearchCV, HalvingGridSearch
     else:
         splitter = check_cv(chosen_cv, y_values, classifier=classifier)
         folds = fold_ids_from_splits(splitter.split(X, y_values, groups), len(target))
-        seeds = spawn_seeds(random_state, len(candidates)) % np.uint64(2**32)
+        seeds = _candidate_seeds(random_state, candidates)
         estimators = [cvt.seeded_estimator(cvt.Configuration(name, e), int(s))
                       for name, e, s in zip(names, unfitted, seeds)]
         matrix, seconds, errors = cross_validated_matrix(estimators, X, target, folds, 0 if classes is None
@@ -469,6 +498,8 @@ def from_search(search,  # a GridSearchCV, RandomizedSearchCV, HalvingGridSearch
     best = getattr(search, "best_params_", None)
     columns = {_key(candidates[c]): j for j, c in enumerate(ok)}
     chosen = None if best is None else columns.get(_key(best))
+    if best is not None and not _is_halving(search) and search.best_index_ in ok:
+        chosen = ok.index(search.best_index_)  # a candidate drawn twice: the search's own row, not the last repeat
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # the warning below says it with the search's words
         result = make_result(matrix[:, ok], target, folds, table, metric, classes, groups=groups,
@@ -871,6 +902,34 @@ def _check_names(names, what):
                              if repr(first) != repr(name) else f"{what}: {name!r} appears twice; rename one")
 
 
+def _id_like(values: pd.Series) -> str | None:
+    """Why an inferred prediction column looks like an id or group column rather than predictions, or None:
+    integers numbering the rows (1..n in any order), or integers beyond 0/1 that repeat (patients, sites)."""
+    if not pd.api.types.is_integer_dtype(values) or pd.api.types.is_bool_dtype(values) or len(values) < 10:
+        return None
+    if values.nunique() == len(values) and int(values.max()) - int(values.min()) == len(values) - 1:
+        return "consecutive integers, one per row, like a row id"
+    if values.nunique() < len(values) and not values.isin((0, 1)).all():
+        return "repeated integers beyond 0/1, like a group or id column"
+    return None
+
+
+def _warn_id_columns(frame, columns):
+    "Warn about inferred prediction columns that look like ids: scored as configurations, one may win (AUC 1.0)."
+    for col in columns:
+        why = _id_like(frame[col])
+        if why:
+            warnings.warn(f"column {col!r} holds {why}, and is scored as a configuration; if it is not predictions, "
+                          "name the prediction columns with configurations=[...] (or pass it as groups=)",
+                          stacklevel=4)
+
+
+def _looks_long(columns, row="row", configuration="configuration", prediction="prediction") -> bool:
+    names = {str(c) for c in columns}
+    return ({row, configuration} <= names
+            and (prediction in names or any(c.startswith(f"{prediction}{SEP}") for c in names)))
+
+
 def _wide(frame, y, fold, configurations, groups):
     "(predictions, y, folds, groups, names) of a wide table."
     _check_names(list(frame.columns), "the table's columns")
@@ -886,6 +945,10 @@ def _wide(frame, y, fold, configurations, groups):
             raise ValueError(f"configurations: {clash[0]!r} is {reserved[clash[0]]}, not a configuration's "
                              "predictions")
     else:
+        if _looks_long(frame.columns):
+            raise ValueError("layout='wide' (the default), but the table has the columns 'row', 'configuration' "
+                             "and 'prediction' of the long layout (a row per row and configuration): pass "
+                             "layout='long'")
         if fold is None and "fold" in frame.columns:
             raise ValueError("fold=None, but the table has a 'fold' column, which would be scored as a "
                              "configuration: pass fold='fold' to use it, or configurations=[...] to name the "
@@ -898,6 +961,8 @@ def _wide(frame, y, fold, configurations, groups):
         raise ValueError("the table has no prediction columns besides the target and the folds")
     _check_names(columns, "configurations")
     block = _finite_block(frame, columns, frame.index)
+    if configurations is None:
+        _warn_id_columns(frame, columns)
     if any(SEP in str(c) for c in columns):
         blocks = _class_blocks(columns, np.unique(target))
         position = {c: j for j, c in enumerate(columns)}
@@ -919,6 +984,10 @@ def _long(frame, y, fold, row, configuration, prediction, repeat, groups):
                          "columns of class scores)")
     if repeat is not None and repeat not in frame.columns:
         raise ValueError(f"repeat: the long table has no column {repeat!r} (columns: {list(frame.columns)[:10]})")
+    if frame[configuration].isna().any():
+        i = int(np.argmax(frame[configuration].isna().to_numpy()))
+        raise ValueError(f"configuration: column {configuration!r} has a missing name at row {_plain(frame[row].iloc[i])!r} "
+                         f"({int(frame[configuration].isna().sum())} such row(s)); every row needs its configuration's name")
     keys = [row, configuration] + ([repeat] if repeat is not None else [])
     if frame.duplicated(keys).any():
         raise ValueError(f"the long table has several rows for one ({', '.join(keys)}); with repeated "
@@ -1079,6 +1148,7 @@ def wide_table(per_configuration: dict,  # {configuration name: Series or DataFr
         raise TypeError("per_configuration must be a non-empty dict {configuration name: predictions}")
     y = as_array(y, "y")
     labels = np.unique(y)
+    _check_names(list(per_configuration), "per_configuration")  # 1 and '1' would be one column
     columns = {}
     if fold is not None and len(fold) != len(y):
         raise ValueError(f"fold has {len(fold)} values but y has {len(y)}")
@@ -1086,7 +1156,11 @@ def wide_table(per_configuration: dict,  # {configuration name: Series or DataFr
         if len(values) != len(y):
             raise ValueError(f"configuration {name!r} has {len(values)} predictions but y has {len(y)} rows")
         if not isinstance(values, pd.DataFrame):
-            columns[str(name)] = np.asarray(values)
+            values = np.asarray(values)
+            if values.ndim != 1:
+                raise ValueError(f"configuration {name!r}: predictions of shape {values.shape}; give a Series (one "
+                                 "value per row) or a DataFrame with one column per class label")
+            columns[str(name)] = values
             continue
         values = values.drop(columns=["predict"], errors="ignore")
         if len(labels) == 2:
