@@ -102,6 +102,15 @@ def _l1_logistic(C, random_state):
     return LogisticRegression(penalty="l1", C=C, solver="liblinear", random_state=random_state)
 
 
+def _l1_logistic_weights(X, y, C, random_state) -> np.ndarray:
+    """|coefficient| of each feature: one L1 logistic regression for two classes; with more, one per class against
+    the rest and the largest |coefficient| (liblinear fits only two classes; older scikit-learn did this itself)."""
+    classes = np.unique(y)
+    if len(classes) <= 2:
+        return np.abs(_l1_logistic(C, random_state).fit(X, y).coef_).max(axis=0)
+    return np.max([np.abs(_l1_logistic(C, random_state).fit(X, y == k).coef_[0]) for k in classes], axis=0)
+
+
 class L1Selector(SelectorMixin, BaseEstimator):
     "Features with a non-zero coefficient in an L1-penalised model (logistic or lasso); at least one kept."
 
@@ -125,7 +134,7 @@ class L1Selector(SelectorMixin, BaseEstimator):
             z = (y - np.mean(y)) / (np.std(y) or 1.0)
             weight = np.abs(Lasso(alpha=0.05 / self.C, max_iter=5000).fit(X, z).coef_)
         else:
-            weight = np.abs(_l1_logistic(self.C, self.random_state).fit(X, y).coef_).max(axis=0)
+            weight = _l1_logistic_weights(X, y, self.C, self.random_state)
         support = weight > 0
         if not support.any():
             best = np.argmax(weight) if weight.max() > 0 else np.argmin(_univariate_pvalues(X, y, self.task))
