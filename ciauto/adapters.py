@@ -335,7 +335,8 @@ def _check_search_target(estimator, classifier: bool, y, metric):
     name = type(_final_step(estimator)).__name__
     labels = pd.unique(y) if y.ndim == 1 else None
     if labels is not None and len(labels) < 2:
-        raise ValueError(f"y holds a single value ({_plain(labels[0]) if len(labels) else 'no rows'!r}); "
+        first = labels[0].item() if len(labels) and isinstance(labels[0], np.generic) else labels[0] if len(labels) else "no rows"
+        raise ValueError(f"y holds a single value ({first!r}); "
                          f"{'a classifier needs two classes' if classifier else 'a target needs varying values'}")
     continuous = labels is not None and not _looks_like_classes(y) and y.dtype.kind == "f"
     if metric.kind in ("binary", "multiclass") and not classifier:
@@ -472,6 +473,7 @@ def from_search(search,  # a GridSearchCV, RandomizedSearchCV, HalvingGridSearch
     captured = None
     if getattr(search.scoring, "_ciauto_capture", False) and hasattr(search, "cv_results_"):
         if cv is not None or regroup:
+            search.scoring.collect()  # not used, but read back: the workers' temporary folder is removed
             warnings.warn("from_search: cv= or groups= with an integer cv asks for other folds than the search's; "
                           "its captured predictions are not used and every candidate is cross-validated again",
                           stacklevel=2)
@@ -593,10 +595,16 @@ class _CapturingScorer:
     _ciauto_capture = True
 
     def __init__(self, scoring, scorer, splitter: _RecordingSplitter):
+        import shutil
         import tempfile
+        import uuid
+        import weakref
         self.scoring, self.scorer, self.splitter = scoring, scorer, splitter
         self.records, self.errors, self.pid = {}, {}, os.getpid()
-        self.directory = tempfile.mkdtemp(prefix="ciauto_capture_")
+        # named, not made: only a worker process that sends predictions creates it (collect removes it), and a
+        # search never read leaves nothing behind (the finalizer runs in this process only: copies are unpickled)
+        self.directory = str(Path(tempfile.gettempdir()) / f"ciauto_capture_{uuid.uuid4().hex}")
+        weakref.finalize(self, shutil.rmtree, self.directory, ignore_errors=True)
 
     def __call__(self, estimator, X, y, **kwargs):
         split = self.splitter.fingerprints.get(_fingerprint(X))  # None: training rows (return_train_score), refit
@@ -733,10 +741,24 @@ def _objective_rule(values, predictions):
         if folds is None:
             return "pooled"
         pooled = _fold_scores(metric, predictions, target, None)[0]
-        if np.allclose(values, pooled, rtol=1e-9, atol=1e-12, equal_nan=True):
+        if (np.allclose(values, pooled, rtol=1e-9, atol=1e-12, equal_nan=True)
+                or np.allclose(values, -pooled, rtol=1e-9, atol=1e-12, equal_nan=True)):  # a loss, minimised
             return "pooled"
         return "fold_mean"
     return rule
+
+
+def _study_metric(study, metric, y, predictions):
+    """The metric: `metric` when given; else the one inferred from y, unless the study minimises and that metric is
+    maximised (a log loss read as an AUC would correct the wrong winner)."""
+    if metric is not None:
+        return metric
+    inferred = infer_metric(None, y, predictions.ndim)
+    if study.direction.name == "MINIMIZE" and inferred.greater_is_better and not inferred.name.startswith("neg_"):
+        raise ValueError(f"the study minimises its objective, but the metric inferred from y, {inferred.name!r}, is "
+                         "higher-is-better; pass metric= naming what the objective computes (e.g. "
+                         "metric='neg_log_loss' for a log loss)")
+    return inferred
 
 
 def from_optuna(study,  # an optuna.Study whose objective called record_predictions
@@ -765,6 +787,8 @@ def from_optuna(study,  # an optuna.Study whose objective called record_predicti
     if len({c.shape for c in columns}) > 1:
         raise ValueError(f"trials recorded predictions of different shapes: {sorted({c.shape for c in columns})}")
     predictions = np.stack(columns, axis=1)
+    if len(as_array(y, "y")) == predictions.shape[0]:  # else _from_matrix says the lengths differ
+        metric = _study_metric(study, metric, as_array(y, "y"), predictions)
     best = study.best_trial.number
     if best not in numbers_:
         warnings.warn(f"study.best_trial (trial {best}) recorded no predictions; BBC corrects the CV winner among the "
@@ -920,7 +944,8 @@ def _warn_id_columns(frame, columns):
         why = _id_like(frame[col])
         if why:
             warnings.warn(f"column {col!r} holds {why}, and is scored as a configuration; if it is not predictions, "
-                          "name the prediction columns with configurations=[...] (or pass it as groups=)",
+                          "name the prediction columns with configurations=[...], or pass it as the groups (groups=; ciauto bbc: "
+                          "--groups)",
                           stacklevel=4)
 
 
