@@ -20,8 +20,8 @@ __all__ = ['GROUP_ORDERS', 'WINNER_RULES', 'MAX_MEMORY_BYTES', 'QUANTILES', 'che
            'legacy_stream', 'uniforms', 'as_array', 'as_float_array', 'check_same_length', 'as_weights',
            'sorted_labels', 'binary_codes', 'class_codes', 'positive_label', 'as_binary_labels', 'check_fold_ids',
            'check_fold_classes', 'fold_ids_from_splits', 'as_fold_ids', 'group_codes', 'make_folds', 'cv_winner',
-           'check_memory', 'ConfidenceInterval', 'json_safe', 'result_dict', 'interval_dict', 'order_statistic_ranks',
-           'order_statistic_rank', 'order_statistic']
+           'check_memory', 'ConfidenceInterval', 'json_safe', 'result_dict', 'interval_dict', 'result_from_dict',
+           'order_statistic_ranks', 'order_statistic_rank', 'order_statistic']
 
 # %% ../nbs/00a_checks.ipynb #f8863606
 def _range_text(minimum, maximum, open_minimum=False, open_maximum=False) -> str:
@@ -650,6 +650,53 @@ def interval_dict(interval: ConfidenceInterval, # the interval
                  ) -> dict: # the two keys every interval result's `to_dict()` adds
     "`confidence_interval` as {low, high} and `confidence_level`, the keys an interval result adds to `to_dict()`."
     return {"confidence_interval": {"low": interval.low, "high": interval.high}, "confidence_level": confidence_level}
+
+# %% ../nbs/00a_checks.ipynb #e3770cc0
+def _loaded(annotation: str, value):
+    "One saved field back in the type its annotation names: arrays (None as NaN), tables, tuples, floats."
+    if value is None:
+        return math.nan if annotation == "float" else None
+    if "ndarray" in annotation:
+        arr = np.asarray(value)
+        if arr.dtype == object:  # a NaN was saved as None
+            try:
+                arr = np.array(value, dtype=float)
+            except (TypeError, ValueError):
+                pass
+        return arr
+    if "DataFrame" in annotation:
+        import pandas as pd  # imported here: the layer stays light
+        return pd.DataFrame(value)
+    if annotation.startswith("tuple"):
+        return tuple(value)
+    if annotation == "float":
+        return float(value)
+    return value
+
+
+def result_from_dict(cls, # the result class
+                     d: dict, # what its `to_dict()` returned (or that, through JSON)
+                     **fields, # fields saved in another form, already converted back (e.g. a table's records)
+                    ): # the result, equal to the one saved
+    """The one inverse of `result_dict`: each field from its own key, converted by its annotation (arrays with None
+    as NaN, a DataFrame from its records, tuples); private fields not saved keep their defaults."""
+    if not isinstance(d, dict):
+        raise TypeError(f"d must be the dict {cls.__name__}.to_dict() returns, got {type(d).__name__}")
+    values, later = {}, {}
+    for f in dataclasses.fields(cls):
+        if f.name in fields:
+            value = fields[f.name]
+        elif f.name in d:
+            value = _loaded(f.type if isinstance(f.type, str) else getattr(f.type, "__name__", ""), d[f.name])
+        elif f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING:
+            continue
+        else:
+            raise ValueError(f"d has no {f.name!r}: not a {cls.__name__}.to_dict() output")
+        (values if f.init else later)[f.name] = value
+    result = cls(**values)
+    for name, value in later.items():
+        object.__setattr__(result, name, value)
+    return result
 
 # %% ../nbs/00a_checks.ipynb #96f4fb87
 QUANTILES = ("inverted_cdf", "reference")

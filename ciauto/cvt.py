@@ -316,7 +316,7 @@ _all_ = ["make_folds"]  # the layer's fold maker, still a public name of ciauto.
 
 # %% ../nbs/02_cvt.ipynb #306d26d8
 def _fold_count(target: np.ndarray, n_folds, task: str, n_groups: int | None, name: str = "n_folds",
-                where: str = "") -> int:
+                where: str = "", classes=None) -> int:
     "F: `n_folds` checked against the rows, groups and (classification) the smallest class; None gives min(10, limit)."
     n_units = len(target) if n_groups is None else n_groups
     limit, what = n_units, ("rows" if n_groups is None else "groups")
@@ -324,12 +324,15 @@ def _fold_count(target: np.ndarray, n_folds, task: str, n_groups: int | None, na
         counts = np.bincount(target)
         n_minority = int(counts.min())
         if n_minority < 2:
+            numeric = classes is not None and np.asarray(classes).dtype.kind in "iuf" and len(counts) > 2
             hint = (f"; y has {len(counts)} classes: if it is a numeric target, pass task='regression'"
-                    if len(counts) > 20 else "; drop or merge that class")
+                    if len(counts) > 20 or numeric else "; drop or merge that class")
             raise ValueError(f"at least 2 folds are needed, each holding every class, but a class of y has only "
                              f"{n_minority} row{where}{hint}")
         if n_minority < limit:
             limit, what = n_minority, "the smallest class's size, so that every fold holds every class"
+            if classes is not None and np.asarray(classes).dtype.kind in "iuf" and len(counts) > 2:
+                what += f"; y's {len(counts)} integer values are read as classes: for a numeric target pass task='regression'"
     if n_folds is None:
         if limit < 2:
             raise ValueError(f"at least 2 folds are needed but the limit is {limit} ({what}{where})")
@@ -693,7 +696,10 @@ def _table(configs, errors, ok, perf, seconds, completed, dropped_at) -> pd.Data
 def _warn_failures(configs, errors) -> None:
     failed = [c for c, e in enumerate(errors) if e is not None]
     if len(failed) == len(configs):
-        raise ValueError(f"all {len(configs)} configurations failed; the first: {configs[0].name}: {errors[0]}")
+        regressors = all("neither predict_proba nor decision_function" in e for e in errors)
+        hint = ("; the models are regressors but y was read as class labels: for a numeric target pass "
+                "task='regression'" if regressors else "")
+        raise ValueError(f"all {len(configs)} configurations failed; the first: {configs[0].name}: {errors[0]}{hint}")
     if failed:
         warnings.warn(f"{len(failed)} of {len(configs)} configuration(s) failed and are left out of the predictions: "
                       + "; ".join(f"{configs[c].name} ({errors[c]})" for c in failed[:3])
@@ -805,7 +811,7 @@ def _seed_words(random_state, n_configurations: int) -> np.ndarray:
 
 def _cvt_folds(data: _Data, n_folds, seed: int) -> np.ndarray:
     "Step 3b: the fold partition (every fold holding every class)."
-    F = _fold_count(data.target, n_folds, data.task, data.n_groups)
+    F = _fold_count(data.target, n_folds, data.task, data.n_groups, classes=data.classes)
     folds = make_folds(data.target, F, seed, groups=data.group_ids, stratify=data.task == "classification")
     if data.task == "classification":
         _check_fold_classes(data.target, folds, data.classes, data.group_ids is not None)
@@ -899,6 +905,13 @@ class NestedCVResult:
         "Every field (the metric as its name) and `estimate`, JSON-safe: the package's rule, `result_dict`."
         return result_dict(self, metric=self.metric_name, estimate=self.estimate)
 
+    @classmethod
+    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+                 ) -> NestedCVResult: # equal to the result saved
+        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+        from ciauto._checks import result_from_dict
+        return result_from_dict(cls, d)
+
     def __repr__(self):
         names, counts = np.unique(np.asarray(self.winners, dtype=object).astype(str), return_counts=True)
         top = int(np.argmax(counts))
@@ -979,7 +992,7 @@ def _inner_folds(inner, k, frame, y_values, target, task, group_ids, group_label
 def _outer_splits(outer, data: _Data, seed: int) -> list:
     "The outer (train, test) pairs: CVT's own folds for an int, a splitter's splits, or the pairs given, checked."
     if _is_int(outer):
-        F = _fold_count(data.target, int(outer), data.task, data.n_groups, name="outer")
+        F = _fold_count(data.target, int(outer), data.task, data.n_groups, name="outer", classes=data.classes)
         folds = make_folds(data.target, F, seed, groups=data.group_ids, stratify=data.task == "classification")
         return [(np.flatnonzero(folds != f), np.flatnonzero(folds == f)) for f in range(F)]
     if _is_splitter(outer):

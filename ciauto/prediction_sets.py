@@ -296,6 +296,13 @@ class PredictionSets:
         return result_dict(self, n_test=self.sets.shape[0], mean_size=self.mean_size, empty_share=self.empty_share,
                            size_counts=counts)
 
+    @classmethod
+    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+                 ) -> PredictionSets: # equal to the result saved
+        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+        from ciauto._checks import result_from_dict
+        return result_from_dict(cls, d)
+
     def to_frame(self) -> pd.DataFrame:
         "One row per test point: a bool column per class and the set size."
         frame = pd.DataFrame(self.sets, columns=[f"class_{j}" for j in range(self.sets.shape[1])])
