@@ -19,9 +19,9 @@ __all__ = ['GROUP_ORDERS', 'WINNER_RULES', 'MAX_MEMORY_BYTES', 'QUANTILES', 'che
            'keyed_child', 'child_generator', 'int_child_generator', 'entropy_seed', 'seed_record', 'legacy_seed',
            'legacy_stream', 'uniforms', 'as_array', 'as_float_array', 'check_same_length', 'as_weights',
            'sorted_labels', 'binary_codes', 'class_codes', 'positive_label', 'as_binary_labels', 'check_fold_ids',
-           'check_fold_classes', 'fold_ids_from_splits', 'as_fold_ids', 'group_codes', 'make_folds', 'cv_winner',
-           'check_memory', 'ConfidenceInterval', 'json_safe', 'result_dict', 'interval_dict', 'result_from_dict',
-           'order_statistic_ranks', 'order_statistic_rank', 'order_statistic']
+           'check_fold_classes', 'fold_ids_from_splits', 'as_fold_ids', 'repeated_fold_ids', 'group_codes',
+           'make_folds', 'cv_winner', 'check_memory', 'ConfidenceInterval', 'json_safe', 'result_dict', 'interval_dict',
+           'result_from_dict', 'order_statistic_ranks', 'order_statistic_rank', 'order_statistic']
 
 # %% ../nbs/00a_checks.ipynb #f8863606
 def _range_text(minimum, maximum, open_minimum=False, open_maximum=False) -> str:
@@ -475,6 +475,28 @@ def as_fold_ids(folds, # fold ids (one per row), a list of (train, test) pairs, 
     else:
         return check_fold_ids(folds, n, "folds")
     return ids, np.arange(ids.max() + 1)
+
+# %% ../nbs/00a_checks.ipynb #b2f16b9d
+def repeated_fold_ids(splits, # (train, test) pairs of a repeated cross-validation, repeat after repeat
+                      n: int, # number of rows
+                     ) -> list: # one fold-id array (0..F−1 per row) per repeat
+    """Fold ids of each repeat of a repeated cross-validation (scikit-learn's `RepeatedStratifiedKFold`,
+    `RepeatedKFold`): the splits in order, cut where their test sets have covered every row once. A plain
+    cross-validation is one repeat."""
+    n = check_int(n, "n", minimum=1)
+    repeats, chunk, covered = [], [], np.zeros(n, bool)
+    for split in splits:
+        chunk.append(split)
+        if isinstance(split, (tuple, list)) and len(split) == 2:
+            test = np.asarray(split[1])
+            test = np.flatnonzero(test) if test.dtype == bool else test.astype(np.int64)
+            covered[test[(test >= 0) & (test < n)]] = True
+        if covered.all():
+            repeats.append(fold_ids_from_splits(chunk, n))
+            chunk, covered = [], np.zeros(n, bool)
+    if chunk or not repeats:
+        fold_ids_from_splits(chunk, n)  # its message names what is wrong (rows in no test set, a bad split)
+    return repeats
 
 # %% ../nbs/00a_checks.ipynb #a8479cb4
 GROUP_ORDERS = ("sorted", "appearance")

@@ -329,17 +329,19 @@ def cross_validated_matrix(estimators,  # unfitted scikit-learn estimators, one 
     return matrix, seconds, errors
 
 # %% ../nbs/10_adapters.ipynb #88b6564f
-def _check_search_target(estimator, classifier: bool, y, metric):
+def _check_search_target(estimator, classifier: bool, X, y, metric):
     """Refuse a target the metric and the estimator cannot agree on, before any fit: one class, a classification
     metric on a regressor or on continuous numbers, a classifier on continuous numbers."""
     name = type(_final_step(estimator)).__name__
+    if hasattr(X, "__len__") and len(X) != len(y):
+        raise ValueError(f"X and y must have one row each per sample: X has {len(X)} rows, y has {len(y)}")
     labels = pd.unique(y) if y.ndim == 1 else None
     if labels is not None and len(labels) < 2:
         first = labels[0].item() if len(labels) and isinstance(labels[0], np.generic) else labels[0] if len(labels) else "no rows"
         raise ValueError(f"y holds a single value ({first!r}); "
                          f"{'a classifier needs two classes' if classifier else 'a target needs varying values'}")
     continuous = labels is not None and not _looks_like_classes(y) and y.dtype.kind == "f"
-    if metric.kind in ("binary", "multiclass") and not classifier:
+    if metric.kind in ("binary", "multiclass", "labels") and not classifier:
         raise ValueError(f"metric {metric.name!r} scores class predictions, but the search's estimator {name} is a "
                          "regressor; use a classifier, or a regression metric (e.g. metric='r2')")
     if classifier and continuous:
@@ -455,7 +457,7 @@ def from_search(search,  # a GridSearchCV, RandomizedSearchCV, HalvingGridSearch
     classifier = is_classifier(estimator)
     y_values = as_array(y, "y")
     metric = _search_metric(search, metric, classifier)
-    _check_search_target(estimator, classifier, y_values, metric)
+    _check_search_target(estimator, classifier, X, y_values, metric)
     target, classes = encode_target(y_values, metric, pos_label)
     if groups is not None:
         groups = as_array(groups, "groups")
@@ -1034,7 +1036,7 @@ def _long(frame, y, fold, row, configuration, prediction, repeat, groups):
             bad = varying.index[np.argmax(varying.to_numpy())]
             cols = frame.loc[frame[row] == bad, per_row_cols]
             col = next(c for c in per_row_cols if cols[c].nunique(dropna=False) > 1)
-            raise ValueError(f"row {_plain(bad)!r} has {col!r} = {sorted(map(_plain, pd.unique(cols[col])))} in different "
+            raise ValueError(f"row {_plain(bad)!r} has {col!r} = {sorted(map(_plain, pd.unique(cols[col])), key=str)} in different "
                              f"configurations' rows; a row's {col!r} must be the same for every configuration")
     row_ids = np.sort(pd.unique(frame[row]))
     per_row = frame.drop_duplicates(row).set_index(row).loc[row_ids]

@@ -20,7 +20,7 @@ from pathlib import Path
 from . import __version__
 
 # %% auto #0
-__all__ = ['MIN_PER_CLASS', 'run_estimate', 'run_conformal', 'run_subgroups', 'few_per_class', 'run_bbc_command', 'main']
+__all__ = ['run_estimate', 'run_conformal', 'run_subgroups', 'run_bbc_command', 'main']
 
 # %% ../nbs/09_cli.ipynb #2eed20ef
 @dataclass
@@ -152,14 +152,14 @@ def read_csv(path: str, # the file name as the user gave it
         else:
             sample, encoding = head[:error.start].decode("utf-8"), "utf-8"
     delimiter = _sniff_delimiter(sample)
+    if delimiter != "," and notes is not None:
+        notes.append(f"{where}: columns separated by {delimiter!r}")
     if _decimal_comma_column(sample, delimiter, where):
         delimiter, decimal = ";", ","  # one column: no ';' in it, so nothing is split
         if notes is not None:
             notes.append(f"{where}: one column of numbers with a decimal comma (0,5 read as 0.5)")
     else:
         decimal = "."
-    if delimiter != "," and notes is not None:
-        notes.append(f"{where}: columns separated by {delimiter!r}")
     with open(file, "rb") as stream:  # the whole header line: the 64 KiB sample may cut a wide one short
         _check_header(stream.readline().decode(encoding, errors="replace"), delimiter, where)
     import pandas as pd
@@ -814,7 +814,7 @@ def run_subgroups(args: argparse.Namespace, # the parsed `subgroups` options
         notes.append(f"warning: roc_auc on all rows is {result.baseline:.4f}, below 0.5: the score ranks the class "
                      f"{as_written(other)} higher. If it is a probability or score of {as_written(other)}, give "
                      f"--positive {other}")
-    thin = few_per_class(result.table)
+    thin = _few_per_class(result.table)
     notes += [thin] if thin else []
     table = subgroup_table(result)
     table["pattern"] = table["pattern"].map(round_numbers)
@@ -831,11 +831,11 @@ def run_subgroups(args: argparse.Namespace, # the parsed `subgroups` options
     return Report(head + "\n" + body, record, table.set_index("pattern"), notes)
 
 
-MIN_PER_CLASS = 10  # fewer positives (or negatives) in a subgroup: its ranking metric is mostly noise
+_MIN_PER_CLASS = 10  # fewer positives (or negatives) in a subgroup: its ranking metric is mostly noise
 
 
-def few_per_class(table, # the result's table (columns pattern, size, positives)
-                  minimum: int = MIN_PER_CLASS, # the fewest rows of each class a finding needs
+def _few_per_class(table, # the result's table (columns pattern, size, positives)
+                  minimum: int = _MIN_PER_CLASS, # the fewest rows of each class a finding needs
                  ) -> str | None: # a warning, or None
     """A warning when listed subgroups hold fewer than `minimum` positives or negatives: an AUC on one positive
     moves by 1/N with every row, so the largest gaps are found among such subgroups and vanish on new rows."""

@@ -326,7 +326,8 @@ def _fold_count(target: np.ndarray, n_folds, task: str, n_groups: int | None, na
         if n_minority < 2:
             numeric = classes is not None and np.asarray(classes).dtype.kind in "iuf" and len(counts) > 2
             hint = (f"; y has {len(counts)} classes: if it is a numeric target, pass task='regression'"
-                    if len(counts) > 20 or numeric else "; drop or merge that class")
+                    if len(counts) > 20 else "; drop or merge that class"
+                    + (" (or, if y is a numeric target, pass task='regression')" if numeric else ""))
             raise ValueError(f"at least 2 folds are needed, each holding every class, but a class of y has only "
                              f"{n_minority} row{where}{hint}")
         if n_minority < limit:
