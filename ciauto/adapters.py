@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 
 from ._checks import (WINNER_RULES, as_array, as_float_array, as_fold_ids, binary_codes, check_choice,
-                            check_n_jobs, cv_winner, fold_ids_from_splits, group_codes, positive_label, sorted_labels,
-                            spawn_seeds)
+                            check_n_jobs, cv_winner, fold_ids_from_splits, group_codes, positive_label, repeated_fold_ids,
+                            sorted_labels, spawn_seeds)
 from .cvt_result import CVTResult
 from .metrics import METRICS, Metric, fold_score_matrix, resolve_metric
 
@@ -349,6 +349,16 @@ def _check_search_target(estimator, classifier: bool, X, y, metric):
                          f"search's estimator {name} is a classifier; use a regressor and a regression metric")
 
 
+def _repeated_matrix(estimators, X, target, repeats, classes, n_jobs, progress):
+    """(N×C predictions, seconds, errors) of one cross-validation, or of a repeated one: each row's mean prediction
+    over the repeats (as `from_oof(repeat=)` and AutoGluon's repeated bagging), the seconds summed."""
+    n_classes = 0 if classes is None else len(classes)
+    runs = [cross_validated_matrix(estimators, X, target, folds, n_classes, n_jobs=n_jobs, progress=progress)
+            for folds in repeats]
+    errors = [next((e for e in per if e is not None), None) for per in zip(*(run[2] for run in runs))]
+    return (np.mean([run[0] for run in runs], axis=0), np.sum([run[1] for run in runs], axis=0), errors)
+
+
 def _candidate_seeds(random_state, candidates) -> list:
     "One seed per distinct candidate (a candidate drawn twice gets the same seed, so the same predictions)."
     keys = list(dict.fromkeys(_key(p) for p in candidates))
@@ -398,6 +408,9 @@ def _captured_matrix(search, candidates, unfitted, X, y_values, classes):
     elif splitter.n_rows != _n_rows(X) or splitter.y_hash != _fingerprint(np.asarray(y_values)):
         raise ValueError(f"X and y must be the rows the search was fitted on ({splitter.n_rows} rows); got "
                          f"{_n_rows(X)} rows{' and another y' if splitter.n_rows == _n_rows(X) else ''}")
+    if why is None and len(repeated_fold_ids([(np.setdiff1d(np.arange(splitter.n_rows), t), t) for t in splitter.tests],
+                                             splitter.n_rows)) > 1:
+        why = "its cross-validation is repeated (each row's mean prediction over the repeats is computed afresh)"
     if why is None:
         folds = fold_ids_from_splits([(np.setdiff1d(np.arange(splitter.n_rows), t), t) for t in splitter.tests],
                                      splitter.n_rows)
@@ -486,12 +499,12 @@ def from_search(search,  # a GridSearchCV, RandomizedSearchCV, HalvingGridSearch
         seconds = np.full(len(candidates), np.nan)  # fitted inside the search
     else:
         splitter = check_cv(chosen_cv, y_values, classifier=classifier)
-        folds = fold_ids_from_splits(splitter.split(X, y_values, groups), len(target))
+        repeats = repeated_fold_ids(splitter.split(X, y_values, groups), len(target))
         seeds = _candidate_seeds(random_state, candidates)
         estimators = [cvt.seeded_estimator(cvt.Configuration(name, e), int(s))
                       for name, e, s in zip(names, unfitted, seeds)]
-        matrix, seconds, errors = cross_validated_matrix(estimators, X, target, folds, 0 if classes is None
-                                                         else len(classes), n_jobs=n_jobs, progress=progress)
+        matrix, seconds, errors = _repeated_matrix(estimators, X, target, repeats, classes, n_jobs, progress)
+        folds = repeats[0] if len(repeats) == 1 else None  # repeats: no single fold per row
     ok = [c for c, e in enumerate(errors) if e is None]
     if not ok:
         raise ValueError(f"every candidate failed; the first: {names[0]}: {errors[0]}")
@@ -507,7 +520,7 @@ def from_search(search,  # a GridSearchCV, RandomizedSearchCV, HalvingGridSearch
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # the warning below says it with the search's words
         result = make_result(matrix[:, ok], target, folds, table, metric, classes, groups=groups,
-                             winner_rule="fold_mean", chosen=chosen)
+                             winner_rule="fold_mean" if folds is not None else "pooled", chosen=chosen)
     final_model = getattr(search, "best_estimator_", None)
     if chosen is not None and result.winner != chosen:
         try:
@@ -516,7 +529,9 @@ def from_search(search,  # a GridSearchCV, RandomizedSearchCV, HalvingGridSearch
             own = None
         reason = ("a halving search chooses on subsamples" if _is_halving(search) else
                   f"metric {metric.name!r} is not the search's scoring" if own is not metric else
-                  "these folds are not the search's" if regroup or cv is not None else "its scores differ from these")
+                  "these folds are not the search's" if regroup or cv is not None else
+                  "a repeated cross-validation: BBC sees each row's mean prediction over the repeats" if folds is None
+                  else "its scores differ from these")
         warnings.warn(f"from_search: the search chose {names[ok[chosen]]!r} (best_params_), which no CV winner rule "
                       f"picks from these predictions ({reason}); BBC corrects the selection of "
                       f"{result.winner_name!r} by the {result.winner_rule!r} rule, and final_model is None (refit "

@@ -1078,6 +1078,17 @@ def straddling_groups(frame, # the checked table
     return "warning: " + text
 
 
+FROM_OOF_OPTIONS = {"y": "--label", "fold": "--fold", "groups": "--groups", "metric": "--metric",
+                    "pos_label": "--positive", "time": "--time", "event": "--event", "layout": "--layout"}
+
+
+def oof_option(message: str, # an error message of `from_oof`
+              ) -> str: # the message with its leading argument name as the command's option
+    "`from_oof` names its argument first (`y holds ...`, `groups: ...`); the user typed the option (`--label`)."
+    found = re.match(r"(" + "|".join(FROM_OOF_OPTIONS) + r")\b(?=[: ])", message)
+    return FROM_OOF_OPTIONS[found[1]] + message[found.end():] if found else message
+
+
 def below_chance(result, # the CVTResult
                 ) -> str | None: # a warning naming --positive, or None
     "A warning when every configuration's ROC AUC is below 0.5: the scores probably rank the other class."
@@ -1133,7 +1144,7 @@ def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
                                 winner_rule=meta["winner_rule"] if fold is not None else None)
         except (ValueError, TypeError) as error:
             option = f"--metric {meta['metric']}" if str(error).startswith("unknown metric") else where
-            raise type(error)(f"{option}: {error}") from None
+            raise type(error)(f"{option}: {oof_option(str(error))}") from None
     warning = below_chance(result)
     notes += [warning] if warning else []
     runs = run_bbc(result, args, notes)
