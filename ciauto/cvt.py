@@ -855,6 +855,7 @@ def cross_validate_configurations(
         drop_threshold: float = 0.99,  # α: drop when P(strictly worse than the current best) > α (the paper's 0.99)
         drop_bootstraps: int = 1000,  # B bootstraps per dropping step, at most `MAX_DROP_BOOTSTRAPS`
         share_preprocessing: bool = True,  # fit each shared pipeline prefix once per fold (bit-identical results)
+        n_repeats: int = 1,  # R > 1: repeated CV on R fold partitions; Π holds each row's mean over the repeats (no folds)
         ) -> CVTResult:
     "Cross-validate every configuration on one fold partition (optionally dropping hopeless ones early); returns Π."
     threshold, n_bootstraps, n_jobs = _check_options(refit, progress, share_preprocessing, drop, drop_threshold,
@@ -862,12 +863,48 @@ def cross_validate_configurations(
     data = _prepare(X, y, metric, task, pos_label, groups)
     configs = as_configurations(configurations, data.task)
     words = _seed_words(random_state, len(configs))
+    n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
+    if n_repeats > 1 and drop is not None:
+        raise ValueError("drop='bbcd' drops on one fold partition; with n_repeats > 1 pass drop=None")
     folds = _cvt_folds(data, n_folds, int(words[0]))
     estimators, keys = _seeded_estimators(configs, words, share_preprocessing)
+    if n_repeats > 1:
+        return _repeated_cvt(data, configs, estimators, keys, folds, words, n_repeats, n_jobs, progress, refit)
     loop = _cvt_loop(data.frame, data.target, folds, configs, estimators, keys, data.scorer, data.n_classes,
                      n_jobs=n_jobs, progress=progress, drop=drop, threshold=threshold, n_bootstraps=n_bootstraps,
                      drop_seed=int(words[-1]))
     return _cvt_result(data, loop, folds, estimators, refit)
+
+# %% ../nbs/02_cvt.ipynb #ef36594e
+def _repeated_cvt(data: _Data, configs, estimators, keys, folds, words, n_repeats: int, n_jobs, progress,
+                  refit: bool) -> CVTResult:
+    """Repeated CVT: the loop on R fold partitions (the first is the plain CVT's), Π the mean over the repeats of
+    each row's out-of-fold prediction, as `from_oof(repeat=)` reads a repeated run. No single fold id per row
+    remains: the winner is the best pooled value, and pooled BBC (not BBC-F) corrects it."""
+    F = int(folds.max()) + 1
+    runs = []
+    for r in range(n_repeats):
+        seed = int(words[0]) if r == 0 else int(np.random.SeedSequence([int(words[0]), r]).generate_state(1)[0])
+        folds_r = folds if r == 0 else make_folds(data.target, F, seed, groups=data.group_ids,
+                                                 stratify=data.task == "classification")
+        runs.append(_cvt_loop(data.frame, data.target, folds_r, configs, estimators, keys, data.scorer, data.n_classes,
+                              n_jobs=n_jobs, progress=progress))
+    ok = [c for c in runs[0][2] if all(c in run[2] for run in runs)]  # successful in every repeat
+    scores = np.mean([run[0][:, [run[2].index(c) for c in ok]] for run in runs], axis=0)
+    pooled = fold_score_matrix(data.scorer, scores, data.target, np.zeros(len(data.target), np.int64), 1)
+    winner = cv_winner(pooled, data.scorer, rule="pooled")
+    table = runs[0][4].copy()
+    table.loc[[c not in ok for c in range(len(configs))], "status"] = "failed"
+    table["column"] = pd.array([ok.index(c) if c in ok else pd.NA for c in range(len(configs))], dtype="Int64")
+    table["cv_score"] = [pooled[0, ok.index(c)] if c in ok else np.nan for c in range(len(configs))]
+    table["completed_folds"] = [n_repeats * F if c in ok else 0 for c in range(len(configs))]
+    final_model = None
+    if refit:
+        with _single_threaded():
+            final_model = clone(estimators[ok[winner]]).fit(data.frame, data.target)
+    return CVTResult(scores, data.target, None, table, pooled, winner, final_model, _stored_metric(data.scorer),
+                     data.classes, data.positive, None, None, data.scorer.greater_is_better, data.group_labels,
+                     "pooled")
 
 # %% ../nbs/02_cvt.ipynb #5e1d0a02
 @dataclass(frozen=True, repr=False)
