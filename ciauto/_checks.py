@@ -19,9 +19,9 @@ __all__ = ['GROUP_ORDERS', 'WINNER_RULES', 'MAX_MEMORY_BYTES', 'QUANTILES', 'che
            'keyed_child', 'child_generator', 'int_child_generator', 'entropy_seed', 'seed_record', 'legacy_seed',
            'legacy_stream', 'uniforms', 'as_array', 'as_float_array', 'check_same_length', 'as_weights',
            'sorted_labels', 'binary_codes', 'class_codes', 'positive_label', 'as_binary_labels', 'check_fold_ids',
-           'check_fold_classes', 'fold_ids_from_splits', 'as_fold_ids', 'group_codes', 'make_folds', 'cv_winner',
-           'check_memory', 'ConfidenceInterval', 'json_safe', 'result_dict', 'interval_dict', 'order_statistic_ranks',
-           'order_statistic_rank', 'order_statistic']
+           'check_fold_classes', 'fold_ids_from_splits', 'as_fold_ids', 'repeated_fold_ids', 'group_codes',
+           'make_folds', 'cv_winner', 'check_memory', 'ConfidenceInterval', 'json_safe', 'result_dict', 'interval_dict',
+           'result_from_dict', 'order_statistic_ranks', 'order_statistic_rank', 'order_statistic']
 
 # %% ../nbs/00a_checks.ipynb #f8863606
 def _range_text(minimum, maximum, open_minimum=False, open_maximum=False) -> str:
@@ -476,6 +476,28 @@ def as_fold_ids(folds, # fold ids (one per row), a list of (train, test) pairs, 
         return check_fold_ids(folds, n, "folds")
     return ids, np.arange(ids.max() + 1)
 
+# %% ../nbs/00a_checks.ipynb #b2f16b9d
+def repeated_fold_ids(splits, # (train, test) pairs of a repeated cross-validation, repeat after repeat
+                      n: int, # number of rows
+                     ) -> list: # one fold-id array (0..F−1 per row) per repeat
+    """Fold ids of each repeat of a repeated cross-validation (scikit-learn's `RepeatedStratifiedKFold`,
+    `RepeatedKFold`): the splits in order, cut where their test sets have covered every row once. A plain
+    cross-validation is one repeat."""
+    n = check_int(n, "n", minimum=1)
+    repeats, chunk, covered = [], [], np.zeros(n, bool)
+    for split in splits:
+        chunk.append(split)
+        if isinstance(split, (tuple, list)) and len(split) == 2:
+            test = np.asarray(split[1])
+            test = np.flatnonzero(test) if test.dtype == bool else test.astype(np.int64)
+            covered[test[(test >= 0) & (test < n)]] = True
+        if covered.all():
+            repeats.append(fold_ids_from_splits(chunk, n))
+            chunk, covered = [], np.zeros(n, bool)
+    if chunk or not repeats:
+        fold_ids_from_splits(chunk, n)  # its message names what is wrong (rows in no test set, a bad split)
+    return repeats
+
 # %% ../nbs/00a_checks.ipynb #a8479cb4
 GROUP_ORDERS = ("sorted", "appearance")
 
@@ -570,7 +592,9 @@ def check_memory(n_bytes: float, # estimated bytes the request's arrays need
                  limit: float = MAX_MEMORY_BYTES, # the most allowed
                 ) -> None:
     "Refuse, before any work, a request whose arrays would need more than `limit` bytes, naming the argument."
-    if n_bytes > limit:
+    if not n_bytes <= limit:  # NaN too: a size that cannot be estimated is not a small one
+        if n_bytes != n_bytes:
+            raise ValueError(f"{argument}: the memory it needs is not a number (NaN); give finite sizes")
         raise ValueError(f"{argument} would need about {n_bytes / 2**30:.1f} GiB of memory (the limit is "
                          f"{limit / 2**30:.1f} GiB); choose a smaller value")
 
@@ -600,10 +624,16 @@ def json_safe(value, # a number, string, None, array, list, tuple, dict (nested)
         return json_safe(value._asdict())
     if isinstance(value, (list, tuple)):
         return [json_safe(v) for v in value]
+    if isinstance(value, np.ma.MaskedArray):  # masked entries are missing values
+        return json_safe(np.where(np.ma.getmaskarray(value), None, np.asarray(value.data, dtype=object)))
+    if isinstance(value, np.ndarray) and value.dtype.kind == "f" and value.dtype.itemsize > 8:
+        value = value.astype(np.float64)  # long double: its `tolist()` keeps numpy scalars
     if isinstance(value, np.ndarray) and value.dtype.kind in "biuf":  # numbers: vectorised, no per-element recursion
         if value.dtype.kind == "f" and not np.isfinite(value).all():
             return np.where(np.isfinite(value), value.astype(object), None).tolist()
         return value.tolist()
+    if isinstance(value, np.floating):
+        return float(value) if np.isfinite(value) else None
     if isinstance(value, (np.ndarray, np.generic)):
         return json_safe(value.tolist())
     if isinstance(value, bool):
@@ -642,6 +672,53 @@ def interval_dict(interval: ConfidenceInterval, # the interval
                  ) -> dict: # the two keys every interval result's `to_dict()` adds
     "`confidence_interval` as {low, high} and `confidence_level`, the keys an interval result adds to `to_dict()`."
     return {"confidence_interval": {"low": interval.low, "high": interval.high}, "confidence_level": confidence_level}
+
+# %% ../nbs/00a_checks.ipynb #e3770cc0
+def _loaded(annotation: str, value):
+    "One saved field back in the type its annotation names: arrays (None as NaN), tables, tuples, floats."
+    if value is None:
+        return math.nan if annotation == "float" else None
+    if "ndarray" in annotation:
+        arr = np.asarray(value)
+        if arr.dtype == object:  # a NaN was saved as None
+            try:
+                arr = np.array(value, dtype=float)
+            except (TypeError, ValueError):
+                pass
+        return arr
+    if "DataFrame" in annotation:
+        import pandas as pd  # imported here: the layer stays light
+        return pd.DataFrame(value)
+    if annotation.startswith("tuple"):
+        return tuple(value)
+    if annotation == "float":
+        return float(value)
+    return value
+
+
+def result_from_dict(cls, # the result class
+                     d: dict, # what its `to_dict()` returned (or that, through JSON)
+                     **fields, # fields saved in another form, already converted back (e.g. a table's records)
+                    ): # the result, equal to the one saved
+    """The one inverse of `result_dict`: each field from its own key, converted by its annotation (arrays with None
+    as NaN, a DataFrame from its records, tuples); private fields not saved keep their defaults."""
+    if not isinstance(d, dict):
+        raise TypeError(f"d must be the dict {cls.__name__}.to_dict() returns, got {type(d).__name__}")
+    values, later = {}, {}
+    for f in dataclasses.fields(cls):
+        if f.name in fields:
+            value = fields[f.name]
+        elif f.name in d:
+            value = _loaded(f.type if isinstance(f.type, str) else getattr(f.type, "__name__", ""), d[f.name])
+        elif f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING:
+            continue
+        else:
+            raise ValueError(f"d has no {f.name!r}: not a {cls.__name__}.to_dict() output")
+        (values if f.init else later)[f.name] = value
+    result = cls(**values)
+    for name, value in later.items():
+        object.__setattr__(result, name, value)
+    return result
 
 # %% ../nbs/00a_checks.ipynb #96f4fb87
 QUANTILES = ("inverted_cdf", "reference")

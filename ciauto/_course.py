@@ -18,7 +18,7 @@ from .prediction_sets import conformal_sets, lac_scores
 from .simulation import simulate_predictions
 
 # %% auto #0
-__all__ = ['ExerciseError', 'is_placeholder', 'require', 'passed', 'as_number', 'call_student', 'check_apparent',
+__all__ = ['ExerciseError', 'is_placeholder', 'require', 'passed', 'as_number', 'as_numbers', 'call_student', 'check_apparent',
            'check_optimism', 'expected_max_normal', 'check_expected_max', 'check_nested_fits', 'check_sklearn_nested',
            'check_delong_se', 'check_hm_lower', 'check_binormal_auc', 'check_my_bbc', 'check_sidak', 'check_inclusion',
            'check_marginal_pvalues', 'check_fpr_at_tpr', 'check_bh_selection', 'check_lac_threshold', 'check_lac_sets',
@@ -54,6 +54,9 @@ def passed(message: str, # what was right
 def as_number(value, name: str, what: str) -> float:
     "A student's number as a float, or an `ExerciseError` saying what was expected."
     require(value, name, what)
+    if np.size(value) == 1 and isinstance(np.asarray(value, dtype=object).ravel()[0], (str, bytes)):
+        raise ExerciseError(f"`{name}` should be one finite number ({what}), got the text {value!r:.80}: compute "
+                            "the number itself (no quotes).")
     try:
         x = float(np.asarray(value).item()) if np.size(value) == 1 else None
     except (TypeError, ValueError):
@@ -61,6 +64,18 @@ def as_number(value, name: str, what: str) -> float:
     if x is None or not math.isfinite(x):
         raise ExerciseError(f"`{name}` should be one finite number ({what}), got {value!r:.80}.")
     return x
+
+
+def as_numbers(value, name: str, what: str) -> np.ndarray:
+    "A student's array as floats, or an `ExerciseError` saying what was expected (text is not numbers)."
+    require(value, name, what)
+    arr = np.asarray(value)
+    if arr.dtype.kind in "USO" and any(isinstance(v, (str, bytes)) for v in arr.ravel()[:1000]):
+        raise ExerciseError(f"`{name}` should hold numbers ({what}), got text such as {str(arr.ravel()[0])[:40]!r}.")
+    try:
+        return arr.astype(float)
+    except (TypeError, ValueError):
+        raise ExerciseError(f"`{name}` should hold numbers ({what}), got {type(value).__name__}.") from None
 
 
 def call_student(function, # the function the student wrote
@@ -330,7 +345,7 @@ def check_marginal_pvalues(pvalues, # the student's marginal p-values, one per t
     "Exercise 5.1: marginal conformal p-values, against `ciauto.conformal.marginal_pvalues`."
     require(pvalues, "pvalues", "an array with one p-value per test point")
     ref = marginal_pvalues(calibration_scores, test_scores)
-    got = np.asarray(pvalues, dtype=float).ravel()
+    got = as_numbers(pvalues, "pvalues", "one p-value per test point").ravel()
     if got.shape != ref.shape:
         raise ExerciseError(f"expected {ref.size} p-values (one per test point), got {got.size}.")
     if np.allclose(got, ref, atol=1e-12):
@@ -454,7 +469,8 @@ def check_aps_scores(aps_score_of_label, # the student's function (probabilities
     p = rng.dirichlet(np.ones(6), size=40)
     labels = rng.integers(0, 6, 40)
     ref = aps_scores(p, np.ones(40))[np.arange(40), labels]  # u = 1 named: the score whatever the set rule's default
-    got = np.asarray(call_student(aps_score_of_label, "aps_score_of_label", p, labels), dtype=float).ravel()
+    got = as_numbers(call_student(aps_score_of_label, "aps_score_of_label", p, labels), "aps_score_of_label's result",
+                     "one APS score per row").ravel()
     if got.shape != ref.shape:
         raise ExerciseError(f"return one score per row: expected {ref.size}, got {got.size}.")
     if np.allclose(got, ref):

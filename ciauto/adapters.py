@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 
 from ._checks import (WINNER_RULES, as_array, as_float_array, as_fold_ids, binary_codes, check_choice,
-                            check_n_jobs, cv_winner, fold_ids_from_splits, group_codes, positive_label, sorted_labels,
-                            spawn_seeds)
+                            check_n_jobs, cv_winner, fold_ids_from_splits, group_codes, positive_label, repeated_fold_ids,
+                            sorted_labels, spawn_seeds)
 from .cvt_result import CVTResult
 from .metrics import METRICS, Metric, fold_score_matrix, resolve_metric
 
@@ -215,7 +215,8 @@ def _key(params: dict) -> str:
 
 
 def _search_candidates(search) -> list[dict]:
-    "Every distinct candidate of a search: from `cv_results_` when fitted, else from its grid or sampler."
+    """The candidates of a search: every row of a fitted grid or random search's `cv_results_` (a repeated draw
+    too), each candidate once for a halving search or an unfitted one (from its grid or sampler)."""
     from sklearn.model_selection import ParameterGrid, ParameterSampler
     _check_search(search)
     if hasattr(search, "cv_results_"):
@@ -228,7 +229,9 @@ def _search_candidates(search) -> list[dict]:
             raise ValueError(f"{type(search).__name__} with n_candidates={n!r} chooses its candidates while it runs; "
                              "fit it first (from_search then takes them from cv_results_)")
         params = list(ParameterSampler(search.param_distributions, int(n), random_state=search.random_state))
-    unique = {}
+    if hasattr(search, "cv_results_") and not _is_halving(search):
+        return params  # every row of cv_results_, repeats too: column c is row c, so best_index_ maps to a column
+    unique = {}  # a halving search lists a candidate once per iteration it survived
     for p in params:
         unique.setdefault(_key(p), p)
     return list(unique.values())
@@ -326,6 +329,43 @@ def cross_validated_matrix(estimators,  # unfitted scikit-learn estimators, one 
     return matrix, seconds, errors
 
 # %% ../nbs/10_adapters.ipynb #88b6564f
+def _check_search_target(estimator, classifier: bool, X, y, metric):
+    """Refuse a target the metric and the estimator cannot agree on, before any fit: one class, a classification
+    metric on a regressor or on continuous numbers, a classifier on continuous numbers."""
+    name = type(_final_step(estimator)).__name__
+    if hasattr(X, "__len__") and len(X) != len(y):
+        raise ValueError(f"X and y must have one row each per sample: X has {len(X)} rows, y has {len(y)}")
+    labels = pd.unique(y) if y.ndim == 1 else None
+    if labels is not None and len(labels) < 2:
+        first = labels[0].item() if len(labels) and isinstance(labels[0], np.generic) else labels[0] if len(labels) else "no rows"
+        raise ValueError(f"y holds a single value ({first!r}); "
+                         f"{'a classifier needs two classes' if classifier else 'a target needs varying values'}")
+    continuous = labels is not None and not _looks_like_classes(y) and y.dtype.kind == "f"
+    if metric.kind in ("binary", "multiclass", "labels") and not classifier:
+        raise ValueError(f"metric {metric.name!r} scores class predictions, but the search's estimator {name} is a "
+                         "regressor; use a classifier, or a regression metric (e.g. metric='r2')")
+    if classifier and continuous:
+        raise ValueError(f"y holds {len(labels)} distinct non-integer numbers (a regression target), but the "
+                         f"search's estimator {name} is a classifier; use a regressor and a regression metric")
+
+
+def _repeated_matrix(estimators, X, target, repeats, classes, n_jobs, progress):
+    """(N×C predictions, seconds, errors) of one cross-validation, or of a repeated one: each row's mean prediction
+    over the repeats (as `from_oof(repeat=)` and AutoGluon's repeated bagging), the seconds summed."""
+    n_classes = 0 if classes is None else len(classes)
+    runs = [cross_validated_matrix(estimators, X, target, folds, n_classes, n_jobs=n_jobs, progress=progress)
+            for folds in repeats]
+    errors = [next((e for e in per if e is not None), None) for per in zip(*(run[2] for run in runs))]
+    return (np.mean([run[0] for run in runs], axis=0), np.sum([run[1] for run in runs], axis=0), errors)
+
+
+def _candidate_seeds(random_state, candidates) -> list:
+    "One seed per distinct candidate (a candidate drawn twice gets the same seed, so the same predictions)."
+    keys = list(dict.fromkeys(_key(p) for p in candidates))
+    seeds = dict(zip(keys, spawn_seeds(random_state, len(keys)) % np.uint64(2**32)))
+    return [seeds[_key(p)] for p in candidates]
+
+
 def _unique_names(names: list[str]) -> list[str]:
     "Names made unique by a ' #k' suffix on repeats (rounded parameter values can coincide)."
     seen = {}
@@ -368,6 +408,9 @@ def _captured_matrix(search, candidates, unfitted, X, y_values, classes):
     elif splitter.n_rows != _n_rows(X) or splitter.y_hash != _fingerprint(np.asarray(y_values)):
         raise ValueError(f"X and y must be the rows the search was fitted on ({splitter.n_rows} rows); got "
                          f"{_n_rows(X)} rows{' and another y' if splitter.n_rows == _n_rows(X) else ''}")
+    if why is None and len(repeated_fold_ids([(np.setdiff1d(np.arange(splitter.n_rows), t), t) for t in splitter.tests],
+                                             splitter.n_rows)) > 1:
+        why = "its cross-validation is repeated (each row's mean prediction over the repeats is computed afresh)"
     if why is None:
         folds = fold_ids_from_splits([(np.setdiff1d(np.arange(splitter.n_rows), t), t) for t in splitter.tests],
                                      splitter.n_rows)
@@ -427,9 +470,11 @@ def from_search(search,  # a GridSearchCV, RandomizedSearchCV, HalvingGridSearch
     classifier = is_classifier(estimator)
     y_values = as_array(y, "y")
     metric = _search_metric(search, metric, classifier)
+    _check_search_target(estimator, classifier, X, y_values, metric)
     target, classes = encode_target(y_values, metric, pos_label)
     if groups is not None:
         groups = as_array(groups, "groups")
+        group_codes(groups, len(y_values), "groups")  # one label per row, of one type: refused here, not by sklearn
     own_cv = search.cv.cv if getattr(search.cv, "_ciauto_capture", False) else search.cv
     chosen_cv = own_cv if cv is None else cv
     regroup = groups is not None and (chosen_cv is None or isinstance(chosen_cv, numbers.Integral))
@@ -443,6 +488,7 @@ def from_search(search,  # a GridSearchCV, RandomizedSearchCV, HalvingGridSearch
     captured = None
     if getattr(search.scoring, "_ciauto_capture", False) and hasattr(search, "cv_results_"):
         if cv is not None or regroup:
+            search.scoring.collect()  # not used, but read back: the workers' temporary folder is removed
             warnings.warn("from_search: cv= or groups= with an integer cv asks for other folds than the search's; "
                           "its captured predictions are not used and every candidate is cross-validated again",
                           stacklevel=2)
@@ -453,12 +499,12 @@ def from_search(search,  # a GridSearchCV, RandomizedSearchCV, HalvingGridSearch
         seconds = np.full(len(candidates), np.nan)  # fitted inside the search
     else:
         splitter = check_cv(chosen_cv, y_values, classifier=classifier)
-        folds = fold_ids_from_splits(splitter.split(X, y_values, groups), len(target))
-        seeds = spawn_seeds(random_state, len(candidates)) % np.uint64(2**32)
+        repeats = repeated_fold_ids(splitter.split(X, y_values, groups), len(target))
+        seeds = _candidate_seeds(random_state, candidates)
         estimators = [cvt.seeded_estimator(cvt.Configuration(name, e), int(s))
                       for name, e, s in zip(names, unfitted, seeds)]
-        matrix, seconds, errors = cross_validated_matrix(estimators, X, target, folds, 0 if classes is None
-                                                         else len(classes), n_jobs=n_jobs, progress=progress)
+        matrix, seconds, errors = _repeated_matrix(estimators, X, target, repeats, classes, n_jobs, progress)
+        folds = repeats[0] if len(repeats) == 1 else None  # repeats: no single fold per row
     ok = [c for c, e in enumerate(errors) if e is None]
     if not ok:
         raise ValueError(f"every candidate failed; the first: {names[0]}: {errors[0]}")
@@ -469,10 +515,12 @@ def from_search(search,  # a GridSearchCV, RandomizedSearchCV, HalvingGridSearch
     best = getattr(search, "best_params_", None)
     columns = {_key(candidates[c]): j for j, c in enumerate(ok)}
     chosen = None if best is None else columns.get(_key(best))
+    if best is not None and not _is_halving(search) and search.best_index_ in ok:
+        chosen = ok.index(search.best_index_)  # a candidate drawn twice: the search's own row, not the last repeat
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # the warning below says it with the search's words
         result = make_result(matrix[:, ok], target, folds, table, metric, classes, groups=groups,
-                             winner_rule="fold_mean", chosen=chosen)
+                             winner_rule="fold_mean" if folds is not None else "pooled", chosen=chosen)
     final_model = getattr(search, "best_estimator_", None)
     if chosen is not None and result.winner != chosen:
         try:
@@ -481,7 +529,9 @@ def from_search(search,  # a GridSearchCV, RandomizedSearchCV, HalvingGridSearch
             own = None
         reason = ("a halving search chooses on subsamples" if _is_halving(search) else
                   f"metric {metric.name!r} is not the search's scoring" if own is not metric else
-                  "these folds are not the search's" if regroup or cv is not None else "its scores differ from these")
+                  "these folds are not the search's" if regroup or cv is not None else
+                  "a repeated cross-validation: BBC sees each row's mean prediction over the repeats" if folds is None
+                  else "its scores differ from these")
         warnings.warn(f"from_search: the search chose {names[ok[chosen]]!r} (best_params_), which no CV winner rule "
                       f"picks from these predictions ({reason}); BBC corrects the selection of "
                       f"{result.winner_name!r} by the {result.winner_rule!r} rule, and final_model is None (refit "
@@ -562,10 +612,16 @@ class _CapturingScorer:
     _ciauto_capture = True
 
     def __init__(self, scoring, scorer, splitter: _RecordingSplitter):
+        import shutil
         import tempfile
+        import uuid
+        import weakref
         self.scoring, self.scorer, self.splitter = scoring, scorer, splitter
         self.records, self.errors, self.pid = {}, {}, os.getpid()
-        self.directory = tempfile.mkdtemp(prefix="ciauto_capture_")
+        # named, not made: only a worker process that sends predictions creates it (collect removes it), and a
+        # search never read leaves nothing behind (the finalizer runs in this process only: copies are unpickled)
+        self.directory = str(Path(tempfile.gettempdir()) / f"ciauto_capture_{uuid.uuid4().hex}")
+        weakref.finalize(self, shutil.rmtree, self.directory, ignore_errors=True)
 
     def __call__(self, estimator, X, y, **kwargs):
         split = self.splitter.fingerprints.get(_fingerprint(X))  # None: training rows (return_train_score), refit
@@ -702,10 +758,24 @@ def _objective_rule(values, predictions):
         if folds is None:
             return "pooled"
         pooled = _fold_scores(metric, predictions, target, None)[0]
-        if np.allclose(values, pooled, rtol=1e-9, atol=1e-12, equal_nan=True):
+        if (np.allclose(values, pooled, rtol=1e-9, atol=1e-12, equal_nan=True)
+                or np.allclose(values, -pooled, rtol=1e-9, atol=1e-12, equal_nan=True)):  # a loss, minimised
             return "pooled"
         return "fold_mean"
     return rule
+
+
+def _study_metric(study, metric, y, predictions):
+    """The metric: `metric` when given; else the one inferred from y, unless the study minimises and that metric is
+    maximised (a log loss read as an AUC would correct the wrong winner)."""
+    if metric is not None:
+        return metric
+    inferred = infer_metric(None, y, predictions.ndim)
+    if study.direction.name == "MINIMIZE" and inferred.greater_is_better and not inferred.name.startswith("neg_"):
+        raise ValueError(f"the study minimises its objective, but the metric inferred from y, {inferred.name!r}, is "
+                         "higher-is-better; pass metric= naming what the objective computes (e.g. "
+                         "metric='neg_log_loss' for a log loss)")
+    return inferred
 
 
 def from_optuna(study,  # an optuna.Study whose objective called record_predictions
@@ -734,6 +804,8 @@ def from_optuna(study,  # an optuna.Study whose objective called record_predicti
     if len({c.shape for c in columns}) > 1:
         raise ValueError(f"trials recorded predictions of different shapes: {sorted({c.shape for c in columns})}")
     predictions = np.stack(columns, axis=1)
+    if len(as_array(y, "y")) == predictions.shape[0]:  # else _from_matrix says the lengths differ
+        metric = _study_metric(study, metric, as_array(y, "y"), predictions)
     best = study.best_trial.number
     if best not in numbers_:
         warnings.warn(f"study.best_trial (trial {best}) recorded no predictions; BBC corrects the CV winner among the "
@@ -871,6 +943,35 @@ def _check_names(names, what):
                              if repr(first) != repr(name) else f"{what}: {name!r} appears twice; rename one")
 
 
+def _id_like(values: pd.Series) -> str | None:
+    """Why an inferred prediction column looks like an id or group column rather than predictions, or None:
+    integers numbering the rows (1..n in any order), or integers beyond 0/1 that repeat (patients, sites)."""
+    if not pd.api.types.is_integer_dtype(values) or pd.api.types.is_bool_dtype(values) or len(values) < 10:
+        return None
+    if values.nunique() == len(values) and int(values.max()) - int(values.min()) == len(values) - 1:
+        return "consecutive integers, one per row, like a row id"
+    if values.nunique() < len(values) and not values.isin((0, 1)).all():
+        return "repeated integers beyond 0/1, like a group or id column"
+    return None
+
+
+def _warn_id_columns(frame, columns):
+    "Warn about inferred prediction columns that look like ids: scored as configurations, one may win (AUC 1.0)."
+    for col in columns:
+        why = _id_like(frame[col])
+        if why:
+            warnings.warn(f"column {col!r} holds {why}, and is scored as a configuration; if it is not predictions, "
+                          "name the prediction columns with configurations=[...], or pass it as the groups (groups=; ciauto bbc: "
+                          "--groups)",
+                          stacklevel=4)
+
+
+def _looks_long(columns, row="row", configuration="configuration", prediction="prediction") -> bool:
+    names = {str(c) for c in columns}
+    return ({row, configuration} <= names
+            and (prediction in names or any(c.startswith(f"{prediction}{SEP}") for c in names)))
+
+
 def _wide(frame, y, fold, configurations, groups):
     "(predictions, y, folds, groups, names) of a wide table."
     _check_names(list(frame.columns), "the table's columns")
@@ -886,6 +987,10 @@ def _wide(frame, y, fold, configurations, groups):
             raise ValueError(f"configurations: {clash[0]!r} is {reserved[clash[0]]}, not a configuration's "
                              "predictions")
     else:
+        if _looks_long(frame.columns):
+            raise ValueError("layout='wide' (the default), but the table has the columns 'row', 'configuration' "
+                             "and 'prediction' of the long layout (a row per row and configuration): pass "
+                             "layout='long'")
         if fold is None and "fold" in frame.columns:
             raise ValueError("fold=None, but the table has a 'fold' column, which would be scored as a "
                              "configuration: pass fold='fold' to use it, or configurations=[...] to name the "
@@ -898,6 +1003,8 @@ def _wide(frame, y, fold, configurations, groups):
         raise ValueError("the table has no prediction columns besides the target and the folds")
     _check_names(columns, "configurations")
     block = _finite_block(frame, columns, frame.index)
+    if configurations is None:
+        _warn_id_columns(frame, columns)
     if any(SEP in str(c) for c in columns):
         blocks = _class_blocks(columns, np.unique(target))
         position = {c: j for j, c in enumerate(columns)}
@@ -919,6 +1026,10 @@ def _long(frame, y, fold, row, configuration, prediction, repeat, groups):
                          "columns of class scores)")
     if repeat is not None and repeat not in frame.columns:
         raise ValueError(f"repeat: the long table has no column {repeat!r} (columns: {list(frame.columns)[:10]})")
+    if frame[configuration].isna().any():
+        i = int(np.argmax(frame[configuration].isna().to_numpy()))
+        raise ValueError(f"configuration: column {configuration!r} has a missing name at row {_plain(frame[row].iloc[i])!r} "
+                         f"({int(frame[configuration].isna().sum())} such row(s)); every row needs its configuration's name")
     keys = [row, configuration] + ([repeat] if repeat is not None else [])
     if frame.duplicated(keys).any():
         raise ValueError(f"the long table has several rows for one ({', '.join(keys)}); with repeated "
@@ -940,7 +1051,7 @@ def _long(frame, y, fold, row, configuration, prediction, repeat, groups):
             bad = varying.index[np.argmax(varying.to_numpy())]
             cols = frame.loc[frame[row] == bad, per_row_cols]
             col = next(c for c in per_row_cols if cols[c].nunique(dropna=False) > 1)
-            raise ValueError(f"row {_plain(bad)!r} has {col!r} = {sorted(map(_plain, pd.unique(cols[col])))} in different "
+            raise ValueError(f"row {_plain(bad)!r} has {col!r} = {sorted(map(_plain, pd.unique(cols[col])), key=str)} in different "
                              f"configurations' rows; a row's {col!r} must be the same for every configuration")
     row_ids = np.sort(pd.unique(frame[row]))
     per_row = frame.drop_duplicates(row).set_index(row).loc[row_ids]
@@ -1079,6 +1190,7 @@ def wide_table(per_configuration: dict,  # {configuration name: Series or DataFr
         raise TypeError("per_configuration must be a non-empty dict {configuration name: predictions}")
     y = as_array(y, "y")
     labels = np.unique(y)
+    _check_names(list(per_configuration), "per_configuration")  # 1 and '1' would be one column
     columns = {}
     if fold is not None and len(fold) != len(y):
         raise ValueError(f"fold has {len(fold)} values but y has {len(y)}")
@@ -1086,7 +1198,11 @@ def wide_table(per_configuration: dict,  # {configuration name: Series or DataFr
         if len(values) != len(y):
             raise ValueError(f"configuration {name!r} has {len(values)} predictions but y has {len(y)} rows")
         if not isinstance(values, pd.DataFrame):
-            columns[str(name)] = np.asarray(values)
+            values = np.asarray(values)
+            if values.ndim != 1:
+                raise ValueError(f"configuration {name!r}: predictions of shape {values.shape}; give a Series (one "
+                                 "value per row) or a DataFrame with one column per class label")
+            columns[str(name)] = values
             continue
         values = values.drop(columns=["predict"], errors="ignore")
         if len(labels) == 2:

@@ -848,6 +848,13 @@ class BBCResult:
         "Every field (the distribution in full), `confidence_interval` and `confidence_level`: JSON-safe (`result_dict`)."
         return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
 
+    @classmethod
+    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+                 ) -> BBCResult: # equal to the result saved
+        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+        from ciauto._checks import result_from_dict
+        return result_from_dict(cls, d)
+
     def to_frame(self):
         "One row per bootstrap draw b: its out-of-bag value L_b (the `distribution`, in draw order); a DataFrame."
         import pandas as pd  # imported here: `import ciauto.bbc` stays light for the CLI

@@ -154,12 +154,18 @@ def read_csv(path: str, # the file name as the user gave it
     delimiter = _sniff_delimiter(sample)
     if delimiter != "," and notes is not None:
         notes.append(f"{where}: columns separated by {delimiter!r}")
+    if _decimal_comma_column(sample, delimiter, where):
+        delimiter, decimal = ";", ","  # one column: no ';' in it, so nothing is split
+        if notes is not None:
+            notes.append(f"{where}: one column of numbers with a decimal comma (0,5 read as 0.5)")
+    else:
+        decimal = "."
     with open(file, "rb") as stream:  # the whole header line: the 64 KiB sample may cut a wide one short
         _check_header(stream.readline().decode(encoding, errors="replace"), delimiter, where)
     import pandas as pd
 
     try:
-        frame = pd.read_csv(file, sep=delimiter, encoding=encoding)
+        frame = pd.read_csv(file, sep=delimiter, encoding=encoding, decimal=decimal)
     except pd.errors.ParserError as error:
         found = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(error))
         detail = (f"line {found[2]} has {found[3]} fields where the header has {found[1]}" if found
@@ -167,9 +173,31 @@ def read_csv(path: str, # the file name as the user gave it
         raise ValueError(f"{where}: malformed CSV ({detail})") from None
     except (UnicodeDecodeError, pd.errors.EmptyDataError) as error:
         raise ValueError(f"{where}: cannot be read as CSV ({type(error).__name__})") from None
+    if not isinstance(frame.index, pd.RangeIndex):  # pandas turns the extra leading fields into an index
+        raise ValueError(f"{where}: its lines have more fields than the header ({preview(frame.columns)}); give "
+                         "every column a name (a number written with a decimal comma, 0,5, splits into two fields)")
     if len(frame) == 0:
         raise ValueError(f"{where}: has a header ({preview(frame.columns)}) but no rows")
     return _decimal_commas(frame) if delimiter == ";" else frame
+
+_DECIMAL_COMMA = re.compile(r"\s*-?\d+(,\d+)?\s*")  # 0,512, -3,5 or 3: numbers written with a decimal comma
+
+
+def _decimal_comma_column(sample: str, delimiter: str, where: str) -> bool:
+    """Whether a file sniffed as comma-separated is one column of numbers with a decimal comma: a header without a
+    comma over lines like `0,512`. Without a header such lines are ambiguous (two integer columns, or decimals),
+    and refused."""
+    lines = [line for line in sample.splitlines() if line.strip()][:500]
+    body = lines[1:]
+    if (delimiter != "," or not body or not all(_DECIMAL_COMMA.fullmatch(line) for line in body)
+            or not any("," in line for line in body)):
+        return False
+    if _DECIMAL_COMMA.fullmatch(lines[0]):
+        raise ValueError(f"{where}: every line is like {lines[0].strip()!r}: two integer columns, or one column of "
+                         "numbers written with a decimal comma? Write decimals with a point (0.512), or give the "
+                         "file a header line")
+    return "," not in lines[0]
+
 
 def check_input_file(path: str, # the file name as the user gave it
                      option: str, # the option that named it (for the message)
@@ -787,6 +815,8 @@ def run_subgroups(args: argparse.Namespace, # the parsed `subgroups` options
         notes.append(f"warning: roc_auc on all rows is {result.baseline:.4f}, below 0.5: the score ranks the class "
                      f"{as_written(other)} higher. If it is a probability or score of {as_written(other)}, give "
                      f"--positive {other}")
+    thin = _few_per_class(result.table)
+    notes += [thin] if thin else []
     table = subgroup_table(result)
     table["pattern"] = table["pattern"].map(round_numbers)
     head = (f"SubROC on {source}: {len(frame)} rows, label {label!r}"
@@ -800,6 +830,27 @@ def run_subgroups(args: argparse.Namespace, # the parsed `subgroups` options
               "baseline": result.baseline, "n_evaluated": result.n_evaluated,
               "subgroups": result.table.to_dict(orient="records")}
     return Report(head + "\n" + body, record, table.set_index("pattern"), notes)
+
+
+_MIN_PER_CLASS = 10  # fewer positives (or negatives) in a subgroup: its ranking metric is mostly noise
+
+
+def _few_per_class(table, # the result's table (columns pattern, size, positives)
+                  minimum: int = _MIN_PER_CLASS, # the fewest rows of each class a finding needs
+                 ) -> str | None: # a warning, or None
+    """A warning when listed subgroups hold fewer than `minimum` positives or negatives: an AUC on one positive
+    moves by 1/N with every row, so the largest gaps are found among such subgroups and vanish on new rows."""
+    if not len(table):
+        return None
+    import numpy as np
+
+    fewest = np.minimum(table["positives"], table["size"] - table["positives"]).astype(int)
+    thin = int((fewest < minimum).sum())
+    if not thin:
+        return None
+    return (f"warning: {thin} of the {len(table)} subgroups listed hold fewer than {minimum} rows of one class "
+            f"(the fewest: {int(fewest.min())}); their gaps are mostly noise, not findings. Raise --min-support, or "
+            "test them (ciauto.subgroups.significance_filter, corrected_gaps)")
 
 
 def _wide_display():
@@ -991,37 +1042,52 @@ def oof_result(frame, # the checked table
                layout: str = "wide", # "wide" or "long"
                metric: str | None = None, # --metric
                pos_label=None, # the positive label as stored in the table
-               configurations: list | None = None, # wide: the prediction columns (all others are not configurations)
                winner_rule: str | None = None, # the rule that chose the winner, when the table records it
               ):
-    """`ciauto.adapters.from_oof` on the columns the options name. The one place that knows which arguments this
-    version of from_oof takes: time=/event=, groups= and winner_rule= where it has them; else the (time, event)
-    pair as y, and the groups and the winner rule set on the CVTResult."""
-    import dataclasses
-    import inspect
-
+    """`ciauto.adapters.from_oof` on the columns the options name: it checks the table (and warns about columns
+    that look like ids); the caller maps its errors to the options."""
     from ciauto.adapters import from_oof
 
-    takes = inspect.signature(from_oof).parameters
-    options = dict(fold=fold, layout=layout, metric=metric, pos_label=pos_label)
-    if layout == "wide" and configurations is not None:
-        options["configurations"] = configurations
+    options = dict(fold=fold, layout=layout, metric=metric, pos_label=pos_label, groups=groups,
+                   winner_rule=winner_rule)
     if time is None:
         options["y"] = label
-    elif "time" in takes:
-        options.update(time=time, event=event)
     else:
-        options["y"] = [time, event]
-    for key, value in (("groups", groups), ("winner_rule", winner_rule)):
-        if value is not None and key in takes:
-            options[key] = value
-    result = from_oof(frame, **options)
-    if groups is not None and "groups" not in takes:
-        per_row = frame if layout == "wide" else frame.drop_duplicates("row").set_index("row").sort_index()
-        result = dataclasses.replace(result, groups=per_row[groups].to_numpy())
-    if winner_rule is not None and "winner_rule" not in takes:
-        result = dataclasses.replace(result, winner_rule=winner_rule)
-    return result
+        options.update(time=time, event=event)
+    return from_oof(frame, **options)
+
+
+def straddling_groups(frame, # the checked table
+                      groups: str | None, # the group column, or None
+                      fold: str | None, # the fold column, or None
+                      method: str | None, # --method (None: both)
+                     ) -> str | None: # a warning for --method bbc; with BBC-F an error is raised instead
+    """Groups whose rows sit in several folds: the cross-validation trained on a group's rows and scored its other
+    rows, so every value is optimistic, and no bootstrap undoes that. The fix is in the cross-validation."""
+    if groups is None or fold is None:
+        return None
+    per_group = frame.groupby(groups)[fold].nunique()
+    split = int((per_group > 1).sum())
+    if not split:
+        return None
+    text = (f"--groups {groups!r}: {split} of {len(per_group)} groups have rows in several folds of {fold!r}, so the "
+            "cross-validation trained on a group's rows and scored its other rows (optimistic values that no "
+            "bootstrap corrects); cross-validate again with folds that keep each group whole (scikit-learn's "
+            "GroupKFold or StratifiedGroupKFold)")
+    if method != "bbc":
+        raise ValueError(text + "; BBC-F resamples whole folds and needs such folds")
+    return "warning: " + text
+
+
+FROM_OOF_OPTIONS = {"y": "--label", "fold": "--fold", "groups": "--groups", "metric": "--metric",
+                    "pos_label": "--positive", "time": "--time", "event": "--event", "layout": "--layout"}
+
+
+def oof_option(message: str, # an error message of `from_oof`
+              ) -> str: # the message with its leading argument name as the command's option
+    "`from_oof` names its argument first (`y holds ...`, `groups: ...`); the user typed the option (`--label`)."
+    found = re.match(r"(" + "|".join(FROM_OOF_OPTIONS) + r")\b(?=[: ])", message)
+    return FROM_OOF_OPTIONS[found[1]] + message[found.end():] if found else message
 
 
 def below_chance(result, # the CVTResult
@@ -1069,26 +1135,17 @@ def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
         notes += [note] if note else []
     if fold is not None and not pd.api.types.is_integer_dtype(frame[fold]):
         frame[fold] = pd.factorize(frame[fold], sort=True)[0]  # fold names ("f1", "A") as ids 0..F-1
-    ids = identifier_columns(frame[predictions]) if predictions else []
-    if ids:
-        notes.append(f"warning: column(s) {preview(repr(c) for c in ids)} hold consecutive integers, one per row, like "
-                     "a row id, and are scored as configurations; remove them if they are not predictions")
-    # integers beyond 0/1 that repeat look like a group or id column (patients, sites), not like scores
-    coded = [c for c in predictions if c not in ids and pd.api.types.is_integer_dtype(frame[c])
-             and not frame[c].isin((0, 1)).all() and frame[c].nunique() < len(frame)]
-    if coded:
-        notes.append(f"warning: column(s) {preview(repr(c) for c in coded)} hold repeated integers beyond 0/1, like a "
-                     "group or id column, and are scored as configurations; give a group column with --groups, or "
-                     "remove them if they are not predictions")
+    leak = straddling_groups(frame, meta["groups"], fold, args.method)
+    notes += [leak] if leak else []
     pos_label = None if "label" not in target else match_label(frame[target["label"]], args.positive)
     with captured_warnings(notes):
         try:
             result = oof_result(frame, **target, fold=fold, groups=meta["groups"], layout=layout,
-                                metric=meta["metric"], pos_label=pos_label, configurations=predictions or None,
+                                metric=meta["metric"], pos_label=pos_label,
                                 winner_rule=meta["winner_rule"] if fold is not None else None)
         except (ValueError, TypeError) as error:
             option = f"--metric {meta['metric']}" if str(error).startswith("unknown metric") else where
-            raise type(error)(f"{option}: {error}") from None
+            raise type(error)(f"{option}: {oof_option(str(error))}") from None
     warning = below_chance(result)
     notes += [warning] if warning else []
     runs = run_bbc(result, args, notes)

@@ -190,6 +190,13 @@ class Band:
         "Every field (both bounds in full), JSON-safe: the package's rule, `result_dict`."
         return result_dict(self)
 
+    @classmethod
+    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+                 ) -> Band: # equal to the result saved
+        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+        from ciauto._checks import result_from_dict
+        return result_from_dict(cls, d)
+
     def to_frame(self) -> pd.DataFrame:
         "One row per count m = 0..n: the lower bound a_m and the upper bound b_{m+1} on the FPR of m/n."
         return pd.DataFrame({"m": np.arange(self.n + 1), "lower": self.lower, "upper": self.upper})
@@ -498,9 +505,18 @@ class ConformalMetrics:
         return ConfidenceInterval(self.conformal_auroc, 1.0)
 
     def to_dict(self) -> dict:
-        """Every public field (the band b_1..b_{n+1} in full), `confidence_interval` and `confidence_level`, JSON-safe:
-        the package's rule, `result_dict` (the private sorted scores are left out)."""
-        return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
+        """Every public field (the band b_1..b_{n+1} in full), `confidence_interval` and `confidence_level`, and the
+        sorted scores and lower band `curves` reads (`sorted_id_scores`, `sorted_ood_scores`, `lower_band`), JSON-safe: the package's rule, `result_dict`."""
+        return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level),
+                           sorted_id_scores=self._id_sorted, sorted_ood_scores=self._ood_sorted, lower_band=self._lower)
+
+    @classmethod
+    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+                 ) -> ConformalMetrics: # equal to the result saved
+        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+        from ciauto._checks import result_from_dict
+        return result_from_dict(cls, d, **{k: np.asarray(d[key], dtype=float) for k, key in (("_id_sorted", "sorted_id_scores"),
+                                   ("_ood_sorted", "sorted_ood_scores"), ("_lower", "lower_band")) if d.get(key) is not None})
 
     def to_frame(self) -> pd.DataFrame:
         "One row of the scalar fields (the metrics, the band's settings and the counts)."
@@ -671,6 +687,13 @@ class ConformalSelection:
     def to_dict(self) -> dict:
         "Every field (the flags and both p-value vectors in full) and `n_selected`, JSON-safe (`result_dict`)."
         return result_dict(self, n_selected=self.n_selected)
+
+    @classmethod
+    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+                 ) -> ConformalSelection: # equal to the result saved
+        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+        from ciauto._checks import result_from_dict
+        return result_from_dict(cls, d)
 
     def to_frame(self) -> pd.DataFrame:
         "One row per test point: its conformal p-value, its BH-adjusted p-value and whether it is flagged."

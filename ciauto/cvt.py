@@ -102,6 +102,15 @@ def _l1_logistic(C, random_state):
     return LogisticRegression(penalty="l1", C=C, solver="liblinear", random_state=random_state)
 
 
+def _l1_logistic_weights(X, y, C, random_state) -> np.ndarray:
+    """|coefficient| of each feature: one L1 logistic regression for two classes; with more, one per class against
+    the rest and the largest |coefficient| (liblinear fits only two classes; older scikit-learn did this itself)."""
+    classes = np.unique(y)
+    if len(classes) <= 2:
+        return np.abs(_l1_logistic(C, random_state).fit(X, y).coef_).max(axis=0)
+    return np.max([np.abs(_l1_logistic(C, random_state).fit(X, y == k).coef_[0]) for k in classes], axis=0)
+
+
 class L1Selector(SelectorMixin, BaseEstimator):
     "Features with a non-zero coefficient in an L1-penalised model (logistic or lasso); at least one kept."
 
@@ -125,7 +134,7 @@ class L1Selector(SelectorMixin, BaseEstimator):
             z = (y - np.mean(y)) / (np.std(y) or 1.0)
             weight = np.abs(Lasso(alpha=0.05 / self.C, max_iter=5000).fit(X, z).coef_)
         else:
-            weight = np.abs(_l1_logistic(self.C, self.random_state).fit(X, y).coef_).max(axis=0)
+            weight = _l1_logistic_weights(X, y, self.C, self.random_state)
         support = weight > 0
         if not support.any():
             best = np.argmax(weight) if weight.max() > 0 else np.argmin(_univariate_pvalues(X, y, self.task))
@@ -307,7 +316,7 @@ _all_ = ["make_folds"]  # the layer's fold maker, still a public name of ciauto.
 
 # %% ../nbs/02_cvt.ipynb #306d26d8
 def _fold_count(target: np.ndarray, n_folds, task: str, n_groups: int | None, name: str = "n_folds",
-                where: str = "") -> int:
+                where: str = "", classes=None) -> int:
     "F: `n_folds` checked against the rows, groups and (classification) the smallest class; None gives min(10, limit)."
     n_units = len(target) if n_groups is None else n_groups
     limit, what = n_units, ("rows" if n_groups is None else "groups")
@@ -315,12 +324,16 @@ def _fold_count(target: np.ndarray, n_folds, task: str, n_groups: int | None, na
         counts = np.bincount(target)
         n_minority = int(counts.min())
         if n_minority < 2:
+            numeric = classes is not None and np.asarray(classes).dtype.kind in "iuf" and len(counts) > 2
             hint = (f"; y has {len(counts)} classes: if it is a numeric target, pass task='regression'"
-                    if len(counts) > 20 else "; drop or merge that class")
+                    if len(counts) > 20 else "; drop or merge that class"
+                    + (" (or, if y is a numeric target, pass task='regression')" if numeric else ""))
             raise ValueError(f"at least 2 folds are needed, each holding every class, but a class of y has only "
                              f"{n_minority} row{where}{hint}")
         if n_minority < limit:
             limit, what = n_minority, "the smallest class's size, so that every fold holds every class"
+            if classes is not None and np.asarray(classes).dtype.kind in "iuf" and len(counts) > 2:
+                what += f"; y's {len(counts)} integer values are read as classes: for a numeric target pass task='regression'"
     if n_folds is None:
         if limit < 2:
             raise ValueError(f"at least 2 folds are needed but the limit is {limit} ({what}{where})")
@@ -683,7 +696,10 @@ def _table(configs, errors, ok, perf, seconds, completed, dropped_at) -> pd.Data
 def _warn_failures(configs, errors) -> None:
     failed = [c for c, e in enumerate(errors) if e is not None]
     if len(failed) == len(configs):
-        raise ValueError(f"all {len(configs)} configurations failed; the first: {configs[0].name}: {errors[0]}")
+        regressors = all("neither predict_proba nor decision_function" in e for e in errors)
+        hint = ("; the models are regressors but y was read as class labels: for a numeric target pass "
+                "task='regression'" if regressors else "")
+        raise ValueError(f"all {len(configs)} configurations failed; the first: {configs[0].name}: {errors[0]}{hint}")
     if failed:
         warnings.warn(f"{len(failed)} of {len(configs)} configuration(s) failed and are left out of the predictions: "
                       + "; ".join(f"{configs[c].name} ({errors[c]})" for c in failed[:3])
@@ -795,7 +811,7 @@ def _seed_words(random_state, n_configurations: int) -> np.ndarray:
 
 def _cvt_folds(data: _Data, n_folds, seed: int) -> np.ndarray:
     "Step 3b: the fold partition (every fold holding every class)."
-    F = _fold_count(data.target, n_folds, data.task, data.n_groups)
+    F = _fold_count(data.target, n_folds, data.task, data.n_groups, classes=data.classes)
     folds = make_folds(data.target, F, seed, groups=data.group_ids, stratify=data.task == "classification")
     if data.task == "classification":
         _check_fold_classes(data.target, folds, data.classes, data.group_ids is not None)
@@ -841,6 +857,7 @@ def cross_validate_configurations(
         drop_threshold: float = 0.99,  # α: drop when P(strictly worse than the current best) > α (the paper's 0.99)
         drop_bootstraps: int = 1000,  # B bootstraps per dropping step, at most `MAX_DROP_BOOTSTRAPS`
         share_preprocessing: bool = True,  # fit each shared pipeline prefix once per fold (bit-identical results)
+        n_repeats: int = 1,  # R > 1: repeated CV on R fold partitions; Π holds each row's mean over the repeats (no folds)
         ) -> CVTResult:
     "Cross-validate every configuration on one fold partition (optionally dropping hopeless ones early); returns Π."
     threshold, n_bootstraps, n_jobs = _check_options(refit, progress, share_preprocessing, drop, drop_threshold,
@@ -848,12 +865,48 @@ def cross_validate_configurations(
     data = _prepare(X, y, metric, task, pos_label, groups)
     configs = as_configurations(configurations, data.task)
     words = _seed_words(random_state, len(configs))
+    n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
+    if n_repeats > 1 and drop is not None:
+        raise ValueError("drop='bbcd' drops on one fold partition; with n_repeats > 1 pass drop=None")
     folds = _cvt_folds(data, n_folds, int(words[0]))
     estimators, keys = _seeded_estimators(configs, words, share_preprocessing)
+    if n_repeats > 1:
+        return _repeated_cvt(data, configs, estimators, keys, folds, words, n_repeats, n_jobs, progress, refit)
     loop = _cvt_loop(data.frame, data.target, folds, configs, estimators, keys, data.scorer, data.n_classes,
                      n_jobs=n_jobs, progress=progress, drop=drop, threshold=threshold, n_bootstraps=n_bootstraps,
                      drop_seed=int(words[-1]))
     return _cvt_result(data, loop, folds, estimators, refit)
+
+# %% ../nbs/02_cvt.ipynb #ef36594e
+def _repeated_cvt(data: _Data, configs, estimators, keys, folds, words, n_repeats: int, n_jobs, progress,
+                  refit: bool) -> CVTResult:
+    """Repeated CVT: the loop on R fold partitions (the first is the plain CVT's), Π the mean over the repeats of
+    each row's out-of-fold prediction, as `from_oof(repeat=)` reads a repeated run. No single fold id per row
+    remains: the winner is the best pooled value, and pooled BBC (not BBC-F) corrects it."""
+    F = int(folds.max()) + 1
+    runs = []
+    for r in range(n_repeats):
+        seed = int(words[0]) if r == 0 else int(np.random.SeedSequence([int(words[0]), r]).generate_state(1)[0])
+        folds_r = folds if r == 0 else make_folds(data.target, F, seed, groups=data.group_ids,
+                                                 stratify=data.task == "classification")
+        runs.append(_cvt_loop(data.frame, data.target, folds_r, configs, estimators, keys, data.scorer, data.n_classes,
+                              n_jobs=n_jobs, progress=progress))
+    ok = [c for c in runs[0][2] if all(c in run[2] for run in runs)]  # successful in every repeat
+    scores = np.mean([run[0][:, [run[2].index(c) for c in ok]] for run in runs], axis=0)
+    pooled = fold_score_matrix(data.scorer, scores, data.target, np.zeros(len(data.target), np.int64), 1)
+    winner = cv_winner(pooled, data.scorer, rule="pooled")
+    table = runs[0][4].copy()
+    table.loc[[c not in ok for c in range(len(configs))], "status"] = "failed"
+    table["column"] = pd.array([ok.index(c) if c in ok else pd.NA for c in range(len(configs))], dtype="Int64")
+    table["cv_score"] = [pooled[0, ok.index(c)] if c in ok else np.nan for c in range(len(configs))]
+    table["completed_folds"] = [n_repeats * F if c in ok else 0 for c in range(len(configs))]
+    final_model = None
+    if refit:
+        with _single_threaded():
+            final_model = clone(estimators[ok[winner]]).fit(data.frame, data.target)
+    return CVTResult(scores, data.target, None, table, pooled, winner, final_model, _stored_metric(data.scorer),
+                     data.classes, data.positive, None, None, data.scorer.greater_is_better, data.group_labels,
+                     "pooled")
 
 # %% ../nbs/02_cvt.ipynb #5e1d0a02
 @dataclass(frozen=True, repr=False)
@@ -891,6 +944,13 @@ class NestedCVResult:
     def to_dict(self) -> dict:
         "Every field (the metric as its name) and `estimate`, JSON-safe: the package's rule, `result_dict`."
         return result_dict(self, metric=self.metric_name, estimate=self.estimate)
+
+    @classmethod
+    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+                 ) -> NestedCVResult: # equal to the result saved
+        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+        from ciauto._checks import result_from_dict
+        return result_from_dict(cls, d)
 
     def __repr__(self):
         names, counts = np.unique(np.asarray(self.winners, dtype=object).astype(str), return_counts=True)
@@ -972,7 +1032,7 @@ def _inner_folds(inner, k, frame, y_values, target, task, group_ids, group_label
 def _outer_splits(outer, data: _Data, seed: int) -> list:
     "The outer (train, test) pairs: CVT's own folds for an int, a splitter's splits, or the pairs given, checked."
     if _is_int(outer):
-        F = _fold_count(data.target, int(outer), data.task, data.n_groups, name="outer")
+        F = _fold_count(data.target, int(outer), data.task, data.n_groups, name="outer", classes=data.classes)
         folds = make_folds(data.target, F, seed, groups=data.group_ids, stratify=data.task == "classification")
         return [(np.flatnonzero(folds != f), np.flatnonzero(folds == f)) for f in range(F)]
     if _is_splitter(outer):

@@ -114,6 +114,18 @@ class CVTResult:
                            completed_folds=self._completed, dropped_at=self._dropped, winner_name=self.winner_name,
                            apparent=self.apparent, n_fits=self.n_fits, fits_saved=self.fits_saved)
 
+    @classmethod
+    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+                 ) -> CVTResult: # equal to the result saved
+        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+        from ciauto._checks import result_from_dict
+        back = result_from_dict(cls, d, final_model=None)  # the refit model is not saved
+        from dataclasses import replace
+        plain = replace(back, completed_folds=None, dropped_at=None)  # every fold run, nothing dropped
+        return replace(back,  # to_dict writes these two in full: None again where they say just that
+            completed_folds=None if np.array_equal(back._completed, plain._completed) else back.completed_folds,
+            dropped_at=None if np.array_equal(back._dropped, plain._dropped) else back.dropped_at)
+
     def __repr__(self) -> str:
         failed = int((self.configurations["status"] == "failed").sum())
         dropped = int((self._dropped >= 0).sum())

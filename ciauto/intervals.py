@@ -123,6 +123,13 @@ class LowerBound:
         "Every field, `confidence_interval` and `confidence_level`, JSON-safe (the package's rule, `result_dict`)."
         return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
 
+    @classmethod
+    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+                 ) -> LowerBound: # equal to the result saved
+        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+        from ciauto._checks import result_from_dict
+        return result_from_dict(cls, d)
+
     def to_frame(self):
         "One row: method, bound, estimate, alpha, confidence_level, reason, fallback and the scalar `details`."
         import pandas as pd  # imported here: `import ciauto.intervals` stays light
@@ -173,6 +180,13 @@ class Selection:
     def to_dict(self) -> dict:
         "Every field (the learn mask and the score vectors in full), JSON-safe: the package's rule, `result_dict`."
         return result_dict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+                 ) -> Selection: # equal to the result saved
+        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+        from ciauto._checks import result_from_dict
+        return result_from_dict(cls, d)
 
     def to_frame(self):
         """One row per configuration: its validation and eval scores and whether it is in `top`, `best`, `final`

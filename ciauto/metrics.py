@@ -985,6 +985,8 @@ def get_metric(metric,  # a registry name, a `Metric`, or a callable f(y_true, y
     if isinstance(metric, Metric):
         return metric
     if isinstance(metric, str):
+        if metric not in METRICS and f"neg_{metric}" in METRICS:  # the loss's name: its registry form, maximised
+            metric = f"neg_{metric}"
         if metric not in METRICS:
             raise ValueError(_unknown_name(metric))
         return METRICS[metric]

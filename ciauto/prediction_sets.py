@@ -296,6 +296,13 @@ class PredictionSets:
         return result_dict(self, n_test=self.sets.shape[0], mean_size=self.mean_size, empty_share=self.empty_share,
                            size_counts=counts)
 
+    @classmethod
+    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+                 ) -> PredictionSets: # equal to the result saved
+        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+        from ciauto._checks import result_from_dict
+        return result_from_dict(cls, d)
+
     def to_frame(self) -> pd.DataFrame:
         "One row per test point: a bool column per class and the set size."
         frame = pd.DataFrame(self.sets, columns=[f"class_{j}" for j in range(self.sets.shape[1])])
@@ -373,6 +380,25 @@ def _check_options(method, scores, rule, randomized, lam, k_reg):
     return score, scores, rule, score.check(**options) if score.check else options
 
 # %% ../nbs/07b_prediction_sets.ipynb #50b8f2c0
+def _nonconformity(score, values, shape: tuple, which: str) -> np.ndarray:
+    """A registered score's output checked: an n x K array of numbers, no NaN (a NaN compares false: the class
+    would silently leave every set, or the threshold would be NaN)."""
+    where = f"set score {score.name!r} returned"
+    try:
+        out = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{where} {type(values).__name__} for the {which} points; a score returns an n x K array of "
+                        "numbers (lower = more plausible)") from None
+    if out.shape != shape:
+        raise ValueError(f"{where} shape {out.shape} for the {which} points, expected {shape} (one value per point "
+                         "and class)")
+    if np.isnan(out).any():
+        i, k = np.argwhere(np.isnan(out))[0]
+        raise ValueError(f"{where} NaN for {which} point {i}, class {k} ({int(np.isnan(out).sum())} NaN in all); a "
+                         "score must be a number for every point and class")
+    return out
+
+
 def _mondrian_thresholds(r_true, y, n_classes, alpha):
     "Per class: (q_hat, k, number of calibration points), with one warning naming the classes that have too few."
     thresholds, ranks, counts = np.empty(n_classes), np.empty(n_classes, np.int64), np.bincount(y, minlength=n_classes)
@@ -419,7 +445,8 @@ def conformal_sets(calibration_scores,  # n x K per-class scores of the calibrat
             rng = as_generator(random_state)
             u_cal = rng.random(cal.shape[0])
             u_test = rng.random(test.shape[0]) if rule == "randomized" else np.zeros(test.shape[0])
-        r_cal, r_test = score.score(cal, u_cal, **options), score.score(test, u_test, **options)
+        r_cal = _nonconformity(score, score.score(cal, u_cal, **options), cal.shape, "calibration")
+        r_test = _nonconformity(score, score.score(test, u_test, **options), test.shape, "test")
     r_true = r_cal[np.arange(y.size), y]
     fields = dict(method=score.name, alpha=alpha, n_calibration=y.size, randomized=rule == "randomized",
                   lam=options.get("lam"), k_reg=options.get("k_reg"), scores=scores, rule=rule, mondrian=mondrian)

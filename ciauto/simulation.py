@@ -58,6 +58,13 @@ class SimulatedPredictions:
         "Every field (Π, labels, folds, the true performances) in full, JSON-safe: the package's rule, `result_dict`."
         return result_dict(self)
 
+    @classmethod
+    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+                 ) -> SimulatedPredictions: # equal to the result saved
+        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+        from ciauto._checks import result_from_dict
+        return result_from_dict(cls, d)
+
     def to_frame(self) -> pd.DataFrame:
         "One row per configuration: its column of Π and its true performance."
         return pd.DataFrame({"configuration": np.arange(len(self.true_performance)),

@@ -45,6 +45,13 @@ class MethodOutput:
         "Every field and `confidence_interval` (the level is the study's `alpha`), JSON-safe: `result_dict`."
         return result_dict(self, **interval_dict(self.confidence_interval, None))
 
+    @classmethod
+    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+                 ) -> MethodOutput: # equal to the result saved
+        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+        from ciauto._checks import result_from_dict
+        return result_from_dict(cls, d)
+
     def to_frame(self) -> pd.DataFrame:
         "One row: bound, selected, reason."
         return pd.DataFrame([{"bound": self.bound, "selected": self.selected, "reason": self.reason}])

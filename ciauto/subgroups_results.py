@@ -158,6 +158,15 @@ class SubgroupResult:
                            subgroups=[dict(row, selectors=[s.to_dict() for s in sels])
                                       for row, sels in zip(rows, self.selectors)])
 
+    @classmethod
+    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+                 ) -> SubgroupResult: # equal to the result saved
+        "The result back from `to_dict()`: the table and the selectors from `subgroups`, the rest by `result_from_dict`."
+        from ciauto._checks import result_from_dict
+        rows = [{k: v for k, v in row.items() if k != "selectors"} for row in d["subgroups"]]
+        selectors = tuple(tuple(Selector.from_dict(s) for s in row["selectors"]) for row in d["subgroups"])
+        return result_from_dict(cls, d, table=pd.DataFrame(rows), selectors=selectors)
+
     def to_frame(self) -> pd.DataFrame:
         "Tidy table: one row per (subgroup, selector) with rank, attribute, operator, value, lower, upper."
         rows = [{"rank": rank, **parts, **row}

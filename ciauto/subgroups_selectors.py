@@ -101,6 +101,15 @@ class Selector:
         return cls(d["attribute"], d["operator"], value, bool(d.get("numeric", False)))
 
 # %% ../nbs/08a_subgroups_selectors.ipynb #a1c0de03
+def _check_value_family(sel, uniques):
+    "Refuse an '==' value of another kind than the column's (1 on text): it would match nothing, silently."
+    kinds = {_family(v) for v in uniques}
+    if kinds and _family(sel.value) not in kinds:
+        raise ValueError(f"selector {sel.string!r} compares {sel.value!r} ({_family(sel.value)}), but attribute "
+                         f"{sel.attribute!r} holds {', '.join(sorted(kinds))} values such as {uniques[0]!r}; give the "
+                         f"value as the column holds it (e.g. {str(sel.value)!r} for text)")
+
+
 def selector_masks(series, # one column of the data (a pandas Series)
                    selectors, # `Selector`s of that column
                   ) -> list:
@@ -128,6 +137,8 @@ def selector_masks(series, # one column of the data (a pandas Series)
         if codes is None:
             codes, uniques = pd.factorize(series)
             lookup = {v: i for i, v in enumerate(uniques)}
+        if sel.value not in lookup:
+            _check_value_family(sel, uniques)
         masks.append(codes == lookup.get(sel.value, -2))
     return [(np.asarray(m, dtype=bool) & ~missing) ^ (sel.operator == "is missing") for m, sel in zip(masks, selectors)]
 

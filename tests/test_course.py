@@ -236,3 +236,28 @@ def test_a_student_works_through_lesson_one(student, tmp_path):
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     n = len(sv.exercises(_load(lesson), lesson.name))
     assert result.stdout.split()[-2:] == [str(n), str(n)]
+
+
+def test_student_version_refuses_what_it_cannot_hand_out(tmp_path):
+    "A missing course folder, a broken notebook, or a file as --out: exit 1 with one line; nothing half-written."
+    def run(*argv):
+        result = subprocess.run([sys.executable, str(ROOT / "tools" / "student_version.py"), *argv],
+                                capture_output=True, text=True, cwd=ROOT)
+        return result.returncode, result.stderr
+
+    code, err = run("--src", str(tmp_path / "nowhere"), "--out", str(tmp_path / "out"))
+    assert code == 1 and "no such folder" in err
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "01_lesson.ipynb").write_text('{"cells": [')
+    code, err = run("--src", str(broken), "--out", str(tmp_path / "out"))
+    assert code == 1 and "01_lesson.ipynb: not a readable notebook" in err
+    assert not (tmp_path / "out").exists()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, err = run("--src", str(empty), "--out", str(tmp_path / "out"))
+    assert code == 1 and "no lesson notebooks" in err
+    a_file = tmp_path / "handout.txt"
+    a_file.write_text("x")
+    code, err = run("--out", str(a_file))
+    assert code == 1 and "is a file" in err

@@ -120,3 +120,38 @@ def test_interval_results_are_intervals(instances):
     assert (bound.confidence_interval.low, bound.confidence_interval.high) == (bound.bound, 1.0)
     bbc_result = instances["BBCResult"]
     assert tuple(bbc_result.confidence_interval) == (bbc_result.ci_low, bbc_result.ci_high)
+
+
+def _same(a, b) -> bool:
+    "Equal as saved data: arrays by value (NaN = NaN), tables by value (dtypes aside), dataclasses field by field."
+    if isinstance(a, pd.DataFrame) or isinstance(b, pd.DataFrame):
+        try:
+            pd.testing.assert_frame_equal(a.reset_index(drop=True), b.reset_index(drop=True), check_dtype=False)
+            return True
+        except AssertionError:
+            return False
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if dataclasses.is_dataclass(a) and dataclasses.is_dataclass(b):
+        return type(a) is type(b) and all(_same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
+    if isinstance(a, (np.ndarray, list, tuple)) or isinstance(b, (np.ndarray, list, tuple)):
+        A, B = np.asarray(a), np.asarray(b)
+        if A.shape != B.shape:
+            return False
+        if A.dtype.kind in "fc" or B.dtype.kind in "fc":
+            return bool(np.array_equal(A.astype(float), B.astype(float), equal_nan=True))
+        return all(_same(x, y) for x, y in zip(A.ravel().tolist(), B.ravel().tolist()))
+    if isinstance(a, float) and isinstance(b, float) and np.isnan(a) and np.isnan(b):
+        return True
+    return bool(a == b)
+
+
+def test_saved_results_load_back(instances):
+    "Every result class has `from_dict`, and `from_dict(to_dict())` (through JSON) equals the original."
+    for name in sorted(_result_classes()):
+        obj = instances[name]
+        cls = type(obj)
+        assert callable(getattr(cls, "from_dict", None)), f"{name} has no from_dict"
+        back = cls.from_dict(json.loads(json.dumps(obj.to_dict(), allow_nan=False)))
+        assert type(back) is cls, name
+        assert _same(obj, back), f"{name}: from_dict(to_dict()) differs from the original"

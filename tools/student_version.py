@@ -85,16 +85,31 @@ def student_notebook(nb, name="notebook") -> dict:
 def write_student_version(src=COURSE, out=DEFAULT_OUT) -> list:
     "Write the student version of every lesson in `src` into `out`; returns the paths written."
     src, out = Path(src).resolve(), Path(out).resolve()
+    if not src.is_dir():
+        raise ValueError(f"--src {src}: no such folder (the teacher's course folder, holding the lessons)")
     if out == src or src in out.parents:
         raise ValueError(f"out must be outside the course folder {src}, got {out}")
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out {out}: is a file; give a folder (created when missing)")
+    lessons = []  # every lesson read and checked before anything is written: no half-written hand-out
+    for path in sorted(src.glob("*.ipynb")):
+        try:
+            nb = json.loads(path.read_text())
+            cells = nb["cells"]
+        except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError) as error:
+            raise ValueError(f"{path.name}: not a readable notebook ({type(error).__name__}: "
+                             f"{str(error).splitlines()[0][:120]})") from None
+        if not isinstance(cells, list):
+            raise ValueError(f"{path.name}: not a readable notebook (its 'cells' is not a list)")
+        if not is_module_notebook(nb):
+            lessons.append((path, student_notebook(nb, path.name)))
+    if not lessons:
+        raise ValueError(f"--src {src}: no lesson notebooks (*.ipynb) in it")
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for path in sorted(src.glob("*.ipynb")):
-        nb = json.loads(path.read_text())
-        if is_module_notebook(nb):
-            continue
+    for path, student in lessons:
         target = out / path.name
-        target.write_text(json.dumps(student_notebook(nb, path.name), indent=1, ensure_ascii=False) + "\n")
+        target.write_text(json.dumps(student, indent=1, ensure_ascii=False) + "\n")
         written.append(target)
     return written
 
