@@ -192,6 +192,8 @@ def main():
     parser.add_argument("--seeds", type=int, nargs="+", default=None,
                         help="with --paper: significance seeds; each search runs once, its filter once per seed "
                              "(the spread of the counts over the random subsets)")
+    parser.add_argument("--metrics", nargs="+", default=None, choices=list(PAPER_METRICS.values()),
+                        help="with --paper --seeds: the metrics to run (default all three)")
     parser.add_argument("--settings", nargs="+", default=["b", "f", "t6"], choices=["b", "f", "t6"],
                         help="with --paper --seeds: the settings to run (basic, full, Table 6)")
     parser.add_argument("--row-order", default=None, choices=["test_first", "stored"],
@@ -578,11 +580,12 @@ def paper_seeds(args):
         part = dict(ncr_search=1 - y.mean(), roc_auc_search=roc_auc_score(y, s),
                     pr_auc_search=average_precision_score(y, s), row_order=ROW_ORDER or "default", model=args.model,
                     versions=f"xgboost {xgboost.__version__}, scikit-learn {sklearn.__version__}")
-        for metric in PAPER_METRICS.values():
+        for metric in args.metrics or PAPER_METRICS.values():
             row = paper_experiment(name, metric, args.permutations, args.model, parts, seeds=tuple(args.seeds),
                                    only=tuple(args.settings))
+            stats = ("cover", "exceptionality", "ncr", "iou")   # of the first seed's survivors (Table 6's columns)
             rows.append({k: v for k, v in row.items() if "counts" in k or k in ("data", "metric", "rows_search")
-                         or k.startswith("seconds")} | part)
+                         or k.startswith("seconds") or k.endswith(stats)} | part)
             print(rows[-1], flush=True)
             pd.DataFrame(rows).to_csv(out, index=False)
     print(f"wrote {out}")
