@@ -197,7 +197,7 @@ def _row_positions(name: str, # the table's manifest name
 # %% ../nbs/01_datasets.ipynb #87d7f27a
 def load_dataset(name: str, # a name from `list_datasets()` (ADBench names with their `adbench_` prefix)
                  *, data_home=None, # a folder holding dataset files, searched before CIAUTO_DATA
-                 row_order: str | None = None, # None: the table's default; "stored": the file's (and OpenML's) order; adult also "test_first"
+                 row_order: str | None = None, # None (the default order), "stored" (the file's) or "test_first" (adult)
                 ) -> tuple[pd.DataFrame, pd.Series]: # features `X` and target `y` with its original labels
     "Features and target of a dataset, from the package, a data folder or (with a network) OpenML; files are verified."
     entry = _resolve(name)
