@@ -21,6 +21,7 @@ import pandas as pd
 from sklearn.ensemble import HistGradientBoostingClassifier
 
 from _timing import Stopwatch, median_seconds, timed
+from ciauto.datasets import load_dataset
 from ciauto.subgroups import (SearchOptions, build_selectors, find_subgroups, labels_scores, prepare_split,
                               subroc_splits)
 
@@ -29,6 +30,7 @@ POSITIVE = {"adult": ("class", "<=50K"), "credit-g": ("class", "good")}
 
 
 SHIPPED_ONLY = False   # --quick: read only the data shipped in ciauto/data
+ROW_ORDER = None       # --row-order: None is each table's default (adult: adult.test first, the SubROC paper's order)
 
 
 def data_file(file):
@@ -43,9 +45,16 @@ def data_file(file):
     raise FileNotFoundError(f"{file} not found in {[str(f) for f in folders]}: set CIAUTO_DATA")
 
 
+def read_table(file):
+    "A benchmark table with its target as the last column, through `load_dataset` (checksum and row order)."
+    X, y = load_dataset(file, data_home=data_file(f"{file}.csv.gz").parent,
+                        row_order=ROW_ORDER if file == "adult" else None)
+    return X.assign(**{y.name: y})
+
+
 def search_split(name):
     "Part 2 of the paper's split with scores of a model fitted on part 1."
-    frame = pd.read_csv(data_file(f"{name}.csv.gz")).dropna().reset_index(drop=True)
+    frame = read_table(name).dropna().reset_index(drop=True)
     target, positive = POSITIVE[name]
     label = (frame.pop(target) == positive).astype(int)
     nominal = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])]
@@ -183,9 +192,15 @@ def main():
     parser.add_argument("--seeds", type=int, nargs="+", default=None,
                         help="with --paper: significance seeds; each search runs once, its filter once per seed "
                              "(the spread of the counts over the random subsets)")
+    parser.add_argument("--metrics", nargs="+", default=None, choices=list(PAPER_METRICS.values()),
+                        help="with --paper --seeds: the metrics to run (default all three)")
+    parser.add_argument("--settings", nargs="+", default=["b", "f", "t6"], choices=["b", "f", "t6"],
+                        help="with --paper --seeds: the settings to run (basic, full, Table 6)")
+    parser.add_argument("--row-order", default=None, choices=["test_first", "stored"],
+                        help="adult's row order (default test_first, the SubROC paper's; stored: the file's, OpenML's)")
     args = parser.parse_args()
-    global SHIPPED_ONLY
-    SHIPPED_ONLY = args.quick
+    global SHIPPED_ONLY, ROW_ORDER
+    SHIPPED_ONLY, ROW_ORDER = args.quick, args.row_order
     if args.paper and args.seeds:
         args.permutations = args.permutations or (200 if args.quick else 10_000)
         return paper_seeds(args)
@@ -379,7 +394,7 @@ def paper_parts(name, model="xgboost"):
     by `subroc_splits`, the model fitted on part 1 with one-hot encoded nominal attributes (XGBoost defaults, or
     HistGradientBoosting), scores on every row. Returns (frame with label/score, nominal list, parts, fit seconds)."""
     file, target, positive, nominal = PAPER_DATA[name]
-    frame = pd.read_csv(data_file(f"{file}.csv.gz"))
+    frame = read_table(file)
     if name == "bank-unknown-missing":
         frame = frame.replace("unknown", np.nan)
     frame = frame.dropna().reset_index(drop=True)
@@ -415,10 +430,12 @@ def set_statistics(result, rows):
                 iou=float(np.mean(ious)) if ious else np.nan)
 
 
-def paper_experiment(name, metric, n_permutations, model="xgboost", parts=None, pvalue="subroc", seeds=(0,)):
+def paper_experiment(name, metric, n_permutations, model="xgboost", parts=None, pvalue="subroc", seeds=(0,),
+                     only=("b", "f", "t6")):
     """One row of Tables 1/5/6 for one data set and metric: basic top-5, full top-100 filtered, basic top-100
-    filtered. With several `seeds` each search runs once and its significance filter once per seed (the random
-    subsets are the only random part): the counts get a `_seed<s>` suffix per seed."""
+    filtered (`only`: a subset of the settings "b", "f", "t6"). With several `seeds` each search runs once and its
+    significance filter once per seed (the random subsets are the only random part): the counts get a `_seed<s>`
+    suffix per seed."""
     from ciauto.subgroups import significance_filter
     frame, nominal, (train, search, validation, _), _ = parts or paper_parts(name, model)
     D = frame.iloc[search].reset_index(drop=True)
@@ -428,7 +445,7 @@ def paper_experiment(name, metric, n_permutations, model="xgboost", parts=None, 
     row = dict(data=name, metric=metric, rows_search=len(D))
     settings = {"b": dict(top_k=5), "f": dict(top_k=100, size_weight=1.0, balance_weight=1.0,
                                               generalization_aware=True), "t6": dict(top_k=100)}
-    for key, extra in settings.items():
+    for key, extra in ((k, v) for k, v in settings.items() if k in only):
         found, watch = timed(find_subgroups, D, **common, **extra)
         row[f"seconds_search_{key}"] = watch.cpu
         for seed in seeds:
@@ -551,13 +568,24 @@ def paper_seeds(args):
     names = args.datasets or ["cancer", "approval", "statlog", "adult"]
     out = Path(args.out).with_name("subgroups_seeds.csv")
     out.parent.mkdir(exist_ok=True)
+    from sklearn.metrics import average_precision_score, roc_auc_score
+    import sklearn
+    import xgboost
     rows = []
     for name in names:
         parts = paper_parts(name, args.model)
-        for metric in PAPER_METRICS.values():
-            row = paper_experiment(name, metric, args.permutations, args.model, parts, seeds=tuple(args.seeds))
+        frame, _, (_, search, _, _), _ = parts
+        y, s = frame["label"].iloc[search], frame["score"].iloc[search]
+        # the search part as the paper describes it: its negatives' share and the model's ROC and PR AUC there
+        part = dict(ncr_search=1 - y.mean(), roc_auc_search=roc_auc_score(y, s),
+                    pr_auc_search=average_precision_score(y, s), row_order=ROW_ORDER or "default", model=args.model,
+                    versions=f"xgboost {xgboost.__version__}, scikit-learn {sklearn.__version__}")
+        for metric in args.metrics or PAPER_METRICS.values():
+            row = paper_experiment(name, metric, args.permutations, args.model, parts, seeds=tuple(args.seeds),
+                                   only=tuple(args.settings))
+            stats = ("cover", "exceptionality", "ncr", "iou")   # of the first seed's survivors (Table 6's columns)
             rows.append({k: v for k, v in row.items() if "counts" in k or k in ("data", "metric", "rows_search")
-                         or k.startswith("seconds")})
+                         or k.startswith("seconds") or k.endswith(stats)} | part)
             print(rows[-1], flush=True)
             pd.DataFrame(rows).to_csv(out, index=False)
     print(f"wrote {out}")

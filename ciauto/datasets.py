@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 
 # %% auto #0
-__all__ = ['PACKAGE_DATA', 'checkout_data_dir', 'data_dirs', 'list_datasets', 'load_dataset', 'load_adbench']
+__all__ = ['PACKAGE_DATA', 'ADULT_DATA_ROWS', 'ROW_ORDERS', 'checkout_data_dir', 'data_dirs', 'list_datasets', 'load_dataset',
+           'load_adbench']
 
 # %% ../nbs/01_datasets.ipynb #52805573
 # Found through the package import so the same line works in the notebook and in the exported module.
@@ -173,21 +174,48 @@ def _read_npz(path: Path) -> tuple[np.ndarray, np.ndarray]:
     with np.load(path, allow_pickle=False) as arrays:
         return np.asarray(arrays["X"], dtype=np.float64), np.asarray(arrays["y"]).astype(np.int64)
 
+# %% ../nbs/01_datasets.ipynb #4a08bb0f
+ADULT_DATA_ROWS = 32561  # UCI adult.data; adult.test's 16 281 rows follow it in the file, as in OpenML 1590
+
+# table -> {order: the file's row positions in that order, None for the file's own}; the first order is the default
+ROW_ORDERS = {"adult": {"test_first": lambda n: np.r_[ADULT_DATA_ROWS:n, :ADULT_DATA_ROWS], "stored": None}}
+
+
+def _row_positions(name: str, # the table's manifest name
+                   row_order, # None (the table's default) or a name from `ROW_ORDERS`
+                   n_rows: int, # rows read
+                  ) -> np.ndarray | None: # positions of the rows in the order asked for (None: the file's order)
+    "Where each row of the table comes from in the file, for the row order asked for."
+    orders = ROW_ORDERS.get(name, {"stored": None})
+    if row_order is None:
+        row_order = next(iter(orders))
+    if not isinstance(row_order, str) or row_order not in orders:
+        raise ValueError(f"row_order for {name!r} must be None or one of {', '.join(map(repr, orders))}, "
+                         f"got {row_order!r}")
+    return None if orders[row_order] is None else orders[row_order](n_rows)
+
 # %% ../nbs/01_datasets.ipynb #87d7f27a
 def load_dataset(name: str, # a name from `list_datasets()` (ADBench names with their `adbench_` prefix)
                  *, data_home=None, # a folder holding dataset files, searched before CIAUTO_DATA
+                 row_order: str | None = None, # None (the default order), "stored" (the file's) or "test_first" (adult)
                 ) -> tuple[pd.DataFrame, pd.Series]: # features `X` and target `y` with its original labels
     "Features and target of a dataset, from the package, a data folder or (with a network) OpenML; files are verified."
     entry = _resolve(name)
+    _row_positions(entry["name"], row_order, 0)  # a bad row_order is refused before any file is read
     path = _locate(entry, data_home)
     if path is not None and entry["kind"] == "adbench":
         X, y = _read_npz(path)
-        return pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])]), pd.Series(y, name="y")
-    if path is not None:
-        return _read_table(path)
-    if entry["openml_id"] and _network_available():
-        return _fetch_openml(entry)
-    raise FileNotFoundError(_missing_message(entry, data_home))
+        X, y = pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])]), pd.Series(y, name="y")
+    elif path is not None:
+        X, y = _read_table(path)
+    elif entry["openml_id"] and _network_available():
+        X, y = _fetch_openml(entry)  # OpenML's rows are in the file's order, so the same positions apply
+    else:
+        raise FileNotFoundError(_missing_message(entry, data_home))
+    positions = _row_positions(entry["name"], row_order, len(X))
+    if positions is None:
+        return X, y
+    return X.iloc[positions].reset_index(drop=True), y.iloc[positions].reset_index(drop=True)
 
 
 def load_adbench(name: str, # an ADBench name, with or without the `adbench_` prefix (e.g. "cardio")
