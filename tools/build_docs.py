@@ -76,17 +76,38 @@ def _has_outputs(nb):
     return any(c.get("outputs") for c in nb["cells"] if c["cell_type"] == "code")
 
 
+def _code(nb):
+    return [_src(c).strip() for c in nb["cells"] if c["cell_type"] == "code"]
+
+
+def with_outputs_of(nb, executed):
+    """`nb` with the outputs of `executed`, a run of the same code: a notebook whose prose changed since its run
+    is shown with its current prose, without running it again. None if the code cells differ."""
+    if _code(nb) != _code(executed):
+        return None
+    nb = copy.deepcopy(nb)
+    runs = iter(c for c in executed["cells"] if c["cell_type"] == "code")
+    for c in nb["cells"]:
+        if c["cell_type"] == "code":
+            run = next(runs)
+            c["outputs"], c["execution_count"] = run.get("outputs", []), run.get("execution_count")
+    return nb
+
+
 def executed_copies(paths, workers=2, execute=True):
-    "{path: notebook with outputs}: as committed, else the test run's copy, else executed now (and saved)."
+    """{path: notebook with outputs}: as committed, else the test run's copy (current, or of the same code with
+    other prose), else executed now (and saved)."""
     result, todo = {}, []
     for p in paths:
         nb = _load(p)
         copy_ = EXECUTED / p.relative_to(NBS)
+        executed = _load(copy_) if copy_.exists() else None
         if _has_outputs(nb):
             result[p] = nb
-        elif copy_.exists() and _load(copy_).get("metadata", {}).get("ciauto", {}).get("source_sha256") == \
-                source_sha256(p):
-            result[p] = _load(copy_)
+        elif executed and executed.get("metadata", {}).get("ciauto", {}).get("source_sha256") == source_sha256(p):
+            result[p] = executed
+        elif executed and (grafted := with_outputs_of(nb, executed)) is not None:
+            result[p] = grafted
         else:
             todo.append((p, copy_))
     if todo and not execute:
