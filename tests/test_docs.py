@@ -140,8 +140,15 @@ def test_no_raw_nbdev_directive_is_shown(site):
 
 
 def test_every_public_name_and_parameter_is_on_its_api_page(site):
+    "Every class and function, and every constant with a one-line description; the others are left out."
     problems = []
-    for mod, names in build_docs.public_modules().items():
+    public = build_docs.public_modules()
+    shown = build_docs.documented(public)
+    for mod, names in public.items():
+        m = importlib.import_module(mod)
+        problems += [f"{mod}.{n}: left out but not a constant" for n in names
+                     if n not in shown[mod] and (callable(getattr(m, n)) or isinstance(getattr(m, n), type))]
+    for mod, names in shown.items():
         page = site / "api" / f"{mod}.html"
         if not page.exists():
             problems.append(f"{mod}: no page")
@@ -161,6 +168,29 @@ def test_every_public_name_and_parameter_is_on_its_api_page(site):
                         problems.append(f"{mod}.{name}: parameter {param} not shown")
         if 'class="ciauto-params' not in text and any(callable(getattr(m, n)) for n in names):
             problems.append(f"{mod}: no parameter table")
+    assert not problems, problems
+
+
+def _visible_text(html_text):
+    "The text a reader sees: no scripts, styles or tags; entities decoded."
+    import html as html_module
+    html_text = re.sub(r"<(script|style)\b.*?</\1>", " ", html_text, flags=re.S)
+    return html_module.unescape(re.sub(r"<[^>]+>", "", html_text))
+
+
+def test_api_pages_show_no_raw_markdown_or_addresses(site):
+    "Docstrings and parameter comments are rendered as Markdown: no `backtick` or **asterisk** is shown raw."
+    problems = []
+    for page in sorted((site / "api").glob("ciauto.*.html")):
+        text = _visible_text(page.read_text(encoding="utf-8"))
+        for pattern, what in ((r"`[^`\n]+`", "a raw `code` span"), (r"\*\*[^*\n]+\*\*", "raw **bold**"),
+                              (r" at 0x[0-9a-f]{6,}", "a memory address")):
+            found = re.findall(pattern, text)
+            if found:
+                problems.append(f"{page.name}: {what}: {found[:3]}")
+        for value in re.findall(r"Value: (.*)", text):
+            if len(value) > 88:
+                problems.append(f"{page.name}: a value longer than a line: {value[:60]}…")
     assert not problems, problems
 
 

@@ -33,6 +33,8 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "docs"))
+from ciauto_docs import _docstring, describe_constant  # noqa: E402
 from nbrun import source_sha256  # noqa: E402
 
 NBS = ROOT / "nbs"
@@ -170,6 +172,12 @@ def api_targets(mods):
     return targets
 
 
+def documented(mods):
+    "{module: the public names its API page shows}: every class and function, and the constants with a description."
+    return {mod: [n for n in names if _kind(getattr(importlib.import_module(mod), n)) != "autodata"
+                  or describe_constant(mod, n) is not None] for mod, names in mods.items()}
+
+
 def _kind(obj):
     if isinstance(obj, type):
         return "autoclass"
@@ -181,13 +189,14 @@ def _kind(obj):
 def write_api(mods, targets, nb_of):
     (SRC / "api").mkdir(parents=True, exist_ok=True)
     toc = []
+    mods = documented(mods)
     for mod, names in mods.items():
         m = importlib.import_module(mod)
         nb = nb_of[mod]
         lines = [mod, "=" * len(mod), ""]
         doc = (m.__doc__ or "").strip()
         if doc and not doc.startswith("Code generated"):
-            lines += [doc, ""]
+            lines += _docstring(doc.splitlines())
         lines += [f"The notebook that explains it: :doc:`/{nb.stem}`.", ""]
         for name in names:
             obj = getattr(m, name)
@@ -254,7 +263,7 @@ def _directives(source):
 def prepare(nb, kind, api_link=None, used=()):
     "The notebook as a page: directives gone, hidden cells dropped, tests folded, links to the API added."
     nb = copy.deepcopy(nb)
-    cells = []
+    cells, exercises = [], 0
     for c in nb["cells"]:
         src = _src(c)
         if c["cell_type"] == "raw" and src.lstrip().startswith("---"):  # front matter: title and description
@@ -271,7 +280,16 @@ def prepare(nb, kind, api_link=None, used=()):
                 tags.add("remove-input")
             if direc.get("output", "").lower() == "false":
                 tags.add("remove-output")
-            if kind != "Tutorials" and "export" not in direc and "exports" not in direc and (
+            if "exercise" in direc:  # a course exercise: labelled and numbered, as its solution below it
+                exercises += 1
+                cells.append(_md(f"**Exercise {exercises}** — your cell: replace the `...`, then run the check "
+                                 "below it.", f"exercise{exercises}"))
+            if "solution" in direc:  # the worked solution: folded whole, under its own label
+                tags.add("hide-cell")
+                c.setdefault("metadata", {})["mystnb"] = {
+                    "code_prompt_show": f"Show the solution of exercise {exercises}",
+                    "code_prompt_hide": f"Hide the solution of exercise {exercises}"}
+            elif kind != "Tutorials" and "export" not in direc and "exports" not in direc and (
                     TEST_CALL.search(body) or "from fastcore.test import" in body):
                 tags.add("hide-input")  # a test: folded, its output (if any) stays visible
             c["source"] = body
