@@ -358,6 +358,10 @@ def stage(execute=True):
         else:
             (SRC / "course" / "index.md").write_text("# Course\n\n" + toc, encoding="utf-8")
         sections.append("course/index")
+    # pages written for the site alone (docs/*.md): the papers and where ciauto departs from them
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        shutil.copy(page, SRC / page.name)
+    sections.append("papers")
     sections.append("api/index")
     index = prepare(_load(NBS / "index.ipynb"), "index")
     index["cells"].append(_md("```{toctree}\n:hidden:\n:maxdepth: 1\n\n" + "\n".join(sections) + "\n```\n",
