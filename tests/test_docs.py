@@ -340,3 +340,26 @@ def test_formulas_and_search_in_a_browser(site, tmp_path):
     dom = _browse(exe, (site / "search.html").as_uri() + "?q=bootstrap", tmp_path)
     hits = re.findall(r'<li[^>]*>\s*<a href="[^"]+\.html', dom)
     assert hits, "the search page found nothing for 'bootstrap'"
+
+
+SEARCHES = {  # what a reader types, and the page (#section) the first hit must be
+    "Table 2": "tutorials/reproducing_the_study.html",
+    "GridSearchCV": "tutorials/your_own_search.html",
+    "dask": "02_cvt.html#",
+    "ADBench": "tutorials/conformal_anomaly_detection.html",
+    "deviations": "papers.html",
+}
+
+
+def test_search_ranks_the_page_a_reader_wants(site, tmp_path):
+    "The first hit of the site's search (its own JavaScript, in Chromium) for a topic is the page about it."
+    exe = _chromium()
+    wrong = {}
+    for query, wanted in SEARCHES.items():
+        dom = _browse(exe, (site / "search.html").as_uri() + "?q=" + query.replace(" ", "+"), tmp_path)
+        hits = re.findall(r'<li[^>]*>\s*<a href="([^"]+)"', dom)
+        first = hits[0] if hits else None
+        if not first or not first.startswith(wanted):
+            wrong[query] = (wanted, hits[:3])
+    assert not wrong, f"search ranks another page first: {wrong}"
+

@@ -316,6 +316,40 @@ def prepare(nb, kind, api_link=None, used=()):
     return nb
 
 
+# What a reader searches for, and the page (and section) that answers it: each term becomes a main index entry
+# there, which Sphinx's search ranks above any full-text match ("Table 2" finds the study's reproduction, not the
+# 37th of 50 pages that mention a table). {page: [(heading the entry follows, or None for the title, [terms])]}
+SEARCH_TOPICS = {
+    "tutorials/reproducing_the_study": [(None, ["Table 2", "Table 3", "paper's tables", "reproduction",
+                                                "reproduce the study", "inclusion", "tightness"])],
+    "tutorials/your_own_search": [(None, ["GridSearchCV", "RandomizedSearchCV", "HalvingGridSearchCV", "Optuna",
+                                          "AutoGluon", "H2O", "your own search", "hyper-parameter search"])],
+    "tutorials/winners_curse": [(None, ["winner's curse", "held-out test set", "optimistic"])],
+    "tutorials/conformal_anomaly_detection": [(None, ["ADBench", "anomaly detection", "conformal AUROC"])],
+    "tutorials/prediction_sets": [(None, ["prediction sets", "Mahalanobis", "nonconformity score"])],
+    "tutorials/subgroups_adult": [(None, ["Adult", "income", "SubROC on Adult"])],
+    "tutorials/subroc_corrected_gaps": [(None, ["corrected gaps", "subgroups you can trust"])],
+    "02_cvt": [("Parallel runs and Dask clusters", ["Dask", "dask cluster", "LocalCluster", "parallel"])],
+}
+
+
+def add_search_topics(nb, page):
+    "The main index entries of SEARCH_TOPICS for `page`, as MyST index directives where they belong."
+    for heading, terms in SEARCH_TOPICS.get(page, []):
+        entry = _md("```{index} " + ", ".join(f"! {t}" for t in terms) + "\n```\n", f"search{len(terms)}")
+        at = None
+        for i, c in enumerate(nb["cells"]):
+            if c["cell_type"] == "markdown" and (
+                    re.match(r"#\s", _src(c)) if heading is None else
+                    re.search(rf"^#+\s+{re.escape(heading)}\s*$", _src(c), re.M)):
+                at = i + 1
+                break
+        if at is None:
+            raise ValueError(f"{page}: no heading {heading!r} for the search entries {terms}")
+        nb["cells"].insert(at, entry)
+    return nb
+
+
 def _toctree(caption, entries, hidden=True):
     opts = f":caption: {caption}\n" + (":hidden:\n" if hidden else "") + ":maxdepth: 1\n"
     return "```{toctree}\n" + opts + "\n" + "\n".join(entries) + "\n```\n"
@@ -335,7 +369,8 @@ def stage(execute=True):
         for p in paths:
             nb = executed[p]
             used = names_used(nb, mods, targets) if group != "Guide" else ()
-            _save(SRC / p.relative_to(NBS), prepare(nb, group, api_link=module_of.get(p), used=used))
+            page = prepare(nb, group, api_link=module_of.get(p), used=used)
+            _save(SRC / p.relative_to(NBS), add_search_topics(page, p.relative_to(NBS).with_suffix("").as_posix()))
     write_api(mods, targets, nb_of)
     # the groups: a page each, listed in the navigation bar; the sidebar shows them all with their pages
     (SRC / "guide.md").write_text(
