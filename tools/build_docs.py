@@ -7,10 +7,14 @@
    and one API page per public module ("API"). A notebook committed with outputs (tutorials, index) is shown as
    committed; one committed without (library notebooks) is shown from its executed copy in `_executed/`, which the
    test run writes (conftest.py → tools/nbrun.py); a missing or stale copy (its recorded sha256 is not the
-   notebook's) is made here by running the notebook the same way, two at a time.
+   notebook's, and its code cells differ) is made here by running the notebook the same way, two at a time; a copy
+   whose code is the notebook's is shown with the notebook's current prose.
    On the way, nbdev's directives (`#| export`, `#| hide`, …) are removed, `#| hide` cells dropped, test cells
-   folded (a "Show the source (tests)" toggle; their outputs stay), and tutorials get a box linking the API entries
-   of the ciauto names they import.
+   folded (a "Show the source (tests)" toggle; their outputs stay), course solutions folded under "Show the
+   solution of exercise k", tutorials get a box linking the API entries of the ciauto names they import, and the
+   pages of SEARCH_TOPICS get the index entries that make the search rank them first for their topics. The pages
+   written for the site alone (`docs/*.md`: the papers and where ciauto departs from them) are copied as they are.
+   The API pages show every class and function, and the constants that have a one-line description.
 2. Run Sphinx (docs/conf.py: MyST-NB, autodoc, the PyData theme, MathJax served locally) into `_docs/`, which
    holds a search index (`searchindex.js`) over every page.
 """
