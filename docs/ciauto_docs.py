@@ -197,7 +197,7 @@ def add_parameter_table(app, what, name, obj, options, lines):
         title = "Fields" if what == "class" and dataclasses.is_dataclass(obj) else "Parameters"
         lines.extend(_table(title, rows))
     if returns:
-        lines.extend(["", f"**Returns:** {_text(returns)}", ""])
+        lines.extend(["", f"**Returns:** {_markdown(returns)}", ""])
 
 
 def _copy_mathjax(app, exc):
