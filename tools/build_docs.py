@@ -11,7 +11,7 @@
    whose code is the notebook's is shown with the notebook's current prose.
    On the way, nbdev's directives (`#| export`, `#| hide`, …) are removed, `#| hide` cells dropped, test cells
    folded (a "Show the source (tests)" toggle; their outputs stay), course solutions folded under "Show the
-   solution of exercise k", tutorials get a box linking the API entries of the ciauto names they import, and the
+   worked solution", tutorials get a box linking the API entries of the ciauto names they import, and the
    pages of SEARCH_TOPICS get the index entries that make the search rank them first for their topics. The pages
    written for the site alone (`docs/*.md`: the papers and where ciauto departs from them) are copied as they are.
    The API pages show every class and function, and the constants that have a one-line description.
@@ -284,15 +284,14 @@ def prepare(nb, kind, api_link=None, used=()):
                 tags.add("remove-input")
             if direc.get("output", "").lower() == "false":
                 tags.add("remove-output")
-            if "exercise" in direc:  # a course exercise: labelled and numbered, as its solution below it
+            if "exercise" in direc:  # a course exercise (its heading names it): the student's cell, labelled
                 exercises += 1
-                cells.append(_md(f"**Exercise {exercises}** — your cell: replace the `...`, then run the check "
-                                 "below it.", f"exercise{exercises}"))
+                cells.append(_md("*Your cell:* replace the `...`, then run the check below the solution.",
+                                 f"exercise{exercises}"))
             if "solution" in direc:  # the worked solution: folded whole, under its own label
                 tags.add("hide-cell")
-                c.setdefault("metadata", {})["mystnb"] = {
-                    "code_prompt_show": f"Show the solution of exercise {exercises}",
-                    "code_prompt_hide": f"Hide the solution of exercise {exercises}"}
+                c.setdefault("metadata", {})["mystnb"] = {"code_prompt_show": "Show the worked solution",
+                                                          "code_prompt_hide": "Hide the worked solution"}
             elif kind != "Tutorials" and "export" not in direc and "exports" not in direc and (
                     TEST_CALL.search(body) or "from fastcore.test import" in body):
                 tags.add("hide-input")  # a test: folded, its output (if any) stays visible
