@@ -273,7 +273,8 @@ def _image_stats(path):
     return ink, colour
 
 
-PAGES = {"landing": "index.html", "api": "api/ciauto.bbc.html", "tutorial": "tutorials/winners_curse.html"}
+PAGES = {"landing": "index.html", "api": "api/ciauto.bbc.html", "tutorial": "tutorials/winners_curse.html",
+         "lesson": "course/01_winners_curse.html"}
 
 
 @pytest.fixture(scope="module")
@@ -318,6 +319,14 @@ def test_api_page_in_a_browser(rendered):
     assert dom.count('class="table ciauto-params') + dom.count('ciauto-params') >= 3, "parameter tables missing"
     for param in ("n_bootstraps", "confidence_level", "winner_rule"):
         assert param in dom
+
+
+def test_lesson_page_in_a_browser(rendered):
+    "A course lesson: its solutions folded under a label, its exercises labelled, its summary whole."
+    shot, dom = rendered["lesson"]
+    assert dom.count("Show the worked solution") >= 3, "the lesson's solutions are not folded and labelled"
+    assert "Your cell:" in dom
+    assert "as configurations grow and samples shrink." in dom, "the lesson's summary is cut"
 
 
 def test_tutorial_page_in_a_browser(rendered, site):
