@@ -83,7 +83,8 @@ def _has_outputs(nb):
 
 
 def _code(nb):
-    return [_src(c).strip() for c in nb["cells"] if c["cell_type"] == "code"]
+    "The code cells' sources without nbdev's directives (an executed copy has them removed)."
+    return [_directives(_src(c))[1].strip() for c in nb["cells"] if c["cell_type"] == "code"]
 
 
 def with_outputs_of(nb, executed):
