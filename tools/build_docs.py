@@ -111,10 +111,10 @@ def executed_copies(paths, workers=2, execute=True):
         executed = _load(copy_) if copy_.exists() else None
         if _has_outputs(nb):
             result[p] = nb
+        elif executed and (grafted := with_outputs_of(nb, executed)) is not None:
+            result[p] = grafted  # the run's outputs under the notebook's prose as it is now
         elif executed and executed.get("metadata", {}).get("ciauto", {}).get("source_sha256") == source_sha256(p):
             result[p] = executed
-        elif executed and (grafted := with_outputs_of(nb, executed)) is not None:
-            result[p] = grafted
         else:
             todo.append((p, copy_))
     if todo and not execute:
