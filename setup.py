@@ -2,7 +2,7 @@
 import shlex
 from configparser import ConfigParser
 
-from setuptools import find_packages, setup
+from setuptools import find_namespace_packages, setup
 
 config = ConfigParser(delimiters=['='])
 config.read('settings.ini', encoding='utf-8')
@@ -21,15 +21,20 @@ setup(
     author=cfg['author'],
     author_email=cfg['author_email'],
     license='Apache-2.0',
+    license_files=['LICENSE'],
     url=cfg['git_url'],
     project_urls={'Documentation': f"{cfg['doc_host']}{cfg['doc_baseurl']}", 'Source': cfg['git_url']},
     classifiers=[
         'Development Status :: 3 - Alpha',
         'Intended Audience :: Science/Research',
         'Programming Language :: Python :: 3',
+        'Programming Language :: Python :: 3.11',
+        'Programming Language :: Python :: 3.12',
+        'Programming Language :: Python :: 3.13',
         'Topic :: Scientific/Engineering :: Artificial Intelligence',
     ],
-    packages=find_packages(include=['ciauto', 'ciauto.*']),
+    # ciauto/data holds no __init__.py: found as a namespace package, so its files are package data of their own
+    packages=find_namespace_packages(include=['ciauto', 'ciauto.*']),
     include_package_data=True,
     package_data={'ciauto': ['data/*']},
     install_requires=shlex.split(cfg.get('requirements', '')),

@@ -3,7 +3,10 @@ its parameters (a result dataclass: its fields) from the docments comments, what
 import dataclasses
 import importlib.util
 import inspect
+import io
 import re
+import sys
+import tokenize
 from pathlib import Path
 
 from fastcore.docments import docments
@@ -34,6 +37,8 @@ def _default(d):
     if d is inspect.Parameter.empty:
         return ""
     r = repr(d)
+    if re.search(r" at 0x[0-9a-f]+", r):  # a function or object: its name, not its memory address
+        r = getattr(d, "__qualname__", None) or type(d).__name__
     return r if len(r) <= 40 else r[:37] + "..."
 
 
@@ -58,40 +63,130 @@ def _table(title, rows):
            "", "   * - name", "     - type", "     - default", "     - description"]
     for name, anno, default, comment in rows:
         out += [f"   * - {_literal(name)}", f"     - {_literal(anno) if anno else ''}",
-                f"     - {_literal(default) if default else ''}", f"     - {_text(comment)}"]
+                f"     - {_literal(default) if default else ''}", f"     - {_markdown(comment)}"]
     return out + [""]
 
 
-def _markdown_line(line):
-    "One line of a Markdown docstring as reStructuredText: `code` spans stay code, the rest is plain text."
-    parts = line.strip().split("`")
-    if len(parts) % 2 == 0:  # an unpaired backtick: all plain text
-        return _text(line)
-    out = []
-    for i, p in enumerate(parts):
-        if i % 2:
-            out.append(_literal(p))
-        elif p:
-            text = _RST_SPECIAL.sub(r"\\\1", re.sub(r"\s+", " ", p))
-            if i > 0 and text[0].isalnum():  # `Subgroup`s: an inline literal must end before a space or punctuation
-                text = "\\ " + text
-            if i < len(parts) - 1 and text[-1].isalnum():
-                text += "\\ "
-            out.append(text)
+_MD_TOKEN = re.compile(r"(?P<code>`+)(?P<code_text>.+?)(?P=code)"          # `code`
+                       r"|\*\*(?P<strong>\S(?:.*?\S)?)\*\*"               # **strong**
+                       r"|(?<![\w*])\*(?P<em>[^*\s](?:[^*]*?[^*\s])?)\*(?![\w*])"  # *emphasis*
+                       r"|\[(?P<link>[^\]]+)\]\((?P<url>[^)\s]+)\)", re.S)   # [text](url)
+_BEFORE = set(" \n\t-:/'\"<([{")       # what may precede an inline markup start in reStructuredText
+_AFTER = set(" \n\t-.,:;!?\\/'\")]}>")  # ... and follow its end
+
+
+def _markdown(text, collapse=True):
+    """Inline Markdown (the docstrings' and docments comments' language) as reStructuredText: `code`, **strong**,
+    *emphasis* and [links](url) become markup; every other character is plain text (escaped)."""
+    text = " ".join(str(text).split()) if collapse else str(text)
+    out, pos = [], 0
+    for m in _MD_TOKEN.finditer(text):
+        if "\n\n" in m.group(0):  # Markdown spans do not cross paragraphs
+            continue
+        out.append(_RST_SPECIAL.sub(r"\\\1", text[pos:m.start()]))
+        if m.group("code"):
+            code = " ".join(m.group("code_text").split())
+            piece = f"``{code}``" if "``" not in code and code.strip() else _text(code)
+        elif m.group("strong"):
+            piece = "**" + _RST_SPECIAL.sub(r"\\\1", " ".join(m.group("strong").replace("`", "").split())) + "**"
+        elif m.group("em"):
+            piece = "*" + _RST_SPECIAL.sub(r"\\\1", " ".join(m.group("em").replace("`", "").split())) + "*"
+        else:
+            piece = "`" + _RST_SPECIAL.sub(r"\\\1", m.group("link")) + f" <{m.group('url')}>`__"
+        before = "".join(out)[-1:]
+        if before and before not in _BEFORE:
+            piece = "\\ " + piece
+        after = text[m.end():m.end() + 1]
+        if after and after not in _AFTER:
+            piece += "\\ "
+        out.append(piece)
+        pos = m.end()
+    out.append(_RST_SPECIAL.sub(r"\\\1", text[pos:]))
     return "".join(out)
 
 
+def _docstring(lines):
+    "A Markdown docstring (autodoc's lines) as reStructuredText lines: paragraphs kept, inline markup converted."
+    paragraphs, current = [], []
+    for line in lines + [""]:
+        if line.strip():
+            current.append(line.strip())
+        elif current:
+            paragraphs.append(" ".join(current))
+            current = []
+    out = []
+    for para in paragraphs:
+        out += [_markdown(para), ""]
+    return out
+
+
 def _value(obj):
+    "A constant's value on one line, or None when it would not fit one or shows a memory address."
     r = " ".join(repr(obj).split())
-    return r if len(r) <= 120 else r[:117] + "..."
+    return None if len(r) > 80 or re.search(r" at 0x[0-9a-f]+", r) else r
+
+
+def _comments(module):
+    "{line number: comment text} of a module's source (tokenized, so a '#' inside a string is not a comment)."
+    try:
+        source = inspect.getsource(module)
+    except (OSError, TypeError):
+        return {}, []
+    found = {}
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.COMMENT:
+                found[tok.start[0]] = (tok.start[1], tok.string)
+    except (tokenize.TokenError, IndentationError):
+        pass
+    return found, source.splitlines()
+
+
+def constant_description(module, name):
+    """The one-line description of constant `name` of `module` (a module object): the comment that ends its
+    assignment's first line (`NAME = ...  # description`), or a `#:` comment line right above it (Sphinx's
+    convention); None when it has neither. The API pages list only the constants that have one."""
+    comments, src = _comments(module)
+    for i, line in enumerate(src, start=1):
+        if not re.match(rf"{re.escape(name)}\s*(:[^=]*)?=(?!=)", line):
+            continue
+        if i in comments and comments[i][0] > 0:
+            text = comments[i][1].lstrip("#").strip()
+            if text and not text.startswith("%%"):
+                return text
+        above = []
+        for j in range(i - 1, 0, -1):
+            if not src[j - 1].startswith("#:"):
+                break
+            above.insert(0, src[j - 1][2:].strip())
+        return " ".join(above) or None
+    return None
+
+
+def describe_constant(module_name, name):
+    """`constant_description` where the constant is assigned: in the module, else in the module of the same
+    package it is re-exported from (`ciauto.study` re-exports `ciauto.study_run`'s names)."""
+    module = importlib.import_module(module_name)
+    found = constant_description(module, name)
+    if found is None:
+        package = module_name.rpartition(".")[0]
+        for other in sorted(m for m in list(sys.modules) if m.startswith(module_name + "_")):
+            if other.rpartition(".")[0] == package and name in getattr(sys.modules[other], "__all__", []):
+                found = constant_description(sys.modules[other], name)
+                break
+    return found
 
 
 def add_parameter_table(app, what, name, obj, options, lines):
     # the docstrings are written in Markdown (the notebooks' language), not reStructuredText
-    if what in ("data", "attribute"):  # a constant: its value, not the docstring of its type
-        lines[:] = [_literal(_value(obj)), ""]
+    if what in ("data", "attribute"):  # a constant: its description and, if it fits a line, its value
+        module, _, attr = name.rpartition(".")
+        described = describe_constant(module, attr)
+        value = _value(obj)
+        lines[:] = ([_markdown(described), ""] if described else []) + \
+            ([f"Value: {_literal(value)}", ""] if value is not None else [])
         return
-    lines[:] = [_markdown_line(l) if l.strip() else "" for l in lines]
+    lines[:] = _docstring(lines)
     if what not in ("function", "class", "method"):
         return
     target = obj
@@ -102,7 +197,7 @@ def add_parameter_table(app, what, name, obj, options, lines):
         title = "Fields" if what == "class" and dataclasses.is_dataclass(obj) else "Parameters"
         lines.extend(_table(title, rows))
     if returns:
-        lines.extend(["", f"**Returns:** {_text(returns)}", ""])
+        lines.extend(["", f"**Returns:** {_markdown(returns)}", ""])
 
 
 def _copy_mathjax(app, exc):

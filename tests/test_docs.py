@@ -140,8 +140,15 @@ def test_no_raw_nbdev_directive_is_shown(site):
 
 
 def test_every_public_name_and_parameter_is_on_its_api_page(site):
+    "Every class and function, and every constant with a one-line description; the others are left out."
     problems = []
-    for mod, names in build_docs.public_modules().items():
+    public = build_docs.public_modules()
+    shown = build_docs.documented(public)
+    for mod, names in public.items():
+        m = importlib.import_module(mod)
+        problems += [f"{mod}.{n}: left out but not a constant" for n in names
+                     if n not in shown[mod] and (callable(getattr(m, n)) or isinstance(getattr(m, n), type))]
+    for mod, names in shown.items():
         page = site / "api" / f"{mod}.html"
         if not page.exists():
             problems.append(f"{mod}: no page")
@@ -161,6 +168,29 @@ def test_every_public_name_and_parameter_is_on_its_api_page(site):
                         problems.append(f"{mod}.{name}: parameter {param} not shown")
         if 'class="ciauto-params' not in text and any(callable(getattr(m, n)) for n in names):
             problems.append(f"{mod}: no parameter table")
+    assert not problems, problems
+
+
+def _visible_text(html_text):
+    "The text a reader sees: no scripts, styles or tags; entities decoded."
+    import html as html_module
+    html_text = re.sub(r"<(script|style)\b.*?</\1>", " ", html_text, flags=re.S)
+    return html_module.unescape(re.sub(r"<[^>]+>", "", html_text))
+
+
+def test_api_pages_show_no_raw_markdown_or_addresses(site):
+    "Docstrings and parameter comments are rendered as Markdown: no `backtick` or **asterisk** is shown raw."
+    problems = []
+    for page in sorted((site / "api").glob("ciauto.*.html")):
+        text = _visible_text(page.read_text(encoding="utf-8"))
+        for pattern, what in ((r"`[^`\n]+`", "a raw `code` span"), (r"\*\*[^*\n]+\*\*", "raw **bold**"),
+                              (r" at 0x[0-9a-f]{6,}", "a memory address")):
+            found = re.findall(pattern, text)
+            if found:
+                problems.append(f"{page.name}: {what}: {found[:3]}")
+        for value in re.findall(r"Value: (.*)", text):
+            if len(value) > 88:
+                problems.append(f"{page.name}: a value longer than a line: {value[:60]}…")
     assert not problems, problems
 
 
@@ -243,7 +273,8 @@ def _image_stats(path):
     return ink, colour
 
 
-PAGES = {"landing": "index.html", "api": "api/ciauto.bbc.html", "tutorial": "tutorials/winners_curse.html"}
+PAGES = {"landing": "index.html", "api": "api/ciauto.bbc.html", "tutorial": "tutorials/winners_curse.html",
+         "lesson": "course/01_winners_curse.html"}
 
 
 @pytest.fixture(scope="module")
@@ -270,7 +301,7 @@ def test_pages_render_in_a_browser(rendered):
         ink, _ = _image_stats(shot)
         assert 0.03 < ink < 0.9, f"{name}: the screenshot looks blank or flooded ({ink:.1%} non-white pixels)"
         assert "bd-sidebar-primary" in dom and "bd-article" in dom, f"{name}: the theme's layout did not render"
-        text = re.sub(r"<[^>]+>", " ", dom)
+        text = re.sub(r"<[^>]+>", " ", re.sub(r"<code\b.*?</code>", " ", dom, flags=re.S))  # prose may name one
         assert "#|" not in text, f"{name}: a raw nbdev directive is shown"
         for group in ("Guide", "Tutorials", "API reference"):
             assert group in text, f"{name}: the sidebar lacks {group}"
@@ -288,6 +319,14 @@ def test_api_page_in_a_browser(rendered):
     assert dom.count('class="table ciauto-params') + dom.count('ciauto-params') >= 3, "parameter tables missing"
     for param in ("n_bootstraps", "confidence_level", "winner_rule"):
         assert param in dom
+
+
+def test_lesson_page_in_a_browser(rendered):
+    "A course lesson: its solutions folded under a label, its exercises labelled, its summary whole."
+    shot, dom = rendered["lesson"]
+    assert dom.count("Show the worked solution") >= 3, "the lesson's solutions are not folded and labelled"
+    assert "Your cell:" in dom
+    assert "as configurations grow and samples shrink." in dom, "the lesson's summary is cut"
 
 
 def test_tutorial_page_in_a_browser(rendered, site):
@@ -310,3 +349,26 @@ def test_formulas_and_search_in_a_browser(site, tmp_path):
     dom = _browse(exe, (site / "search.html").as_uri() + "?q=bootstrap", tmp_path)
     hits = re.findall(r'<li[^>]*>\s*<a href="[^"]+\.html', dom)
     assert hits, "the search page found nothing for 'bootstrap'"
+
+
+SEARCHES = {  # what a reader types, and the page (#section) the first hit must be
+    "Table 2": "tutorials/reproducing_the_study.html",
+    "GridSearchCV": "tutorials/your_own_search.html",
+    "dask": "02_cvt.html#",
+    "ADBench": "tutorials/conformal_anomaly_detection.html",
+    "deviations": "papers.html",
+}
+
+
+def test_search_ranks_the_page_a_reader_wants(site, tmp_path):
+    "The first hit of the site's search (its own JavaScript, in Chromium) for a topic is the page about it."
+    exe = _chromium()
+    wrong = {}
+    for query, wanted in SEARCHES.items():
+        dom = _browse(exe, (site / "search.html").as_uri() + "?q=" + query.replace(" ", "+"), tmp_path)
+        hits = re.findall(r'<li[^>]*>\s*<a href="([^"]+)"', dom)
+        first = hits[0] if hits else None
+        if not first or not first.startswith(wanted):
+            wrong[query] = (wanted, hits[:3])
+    assert not wrong, f"search ranks another page first: {wrong}"
+

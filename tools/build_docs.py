@@ -7,10 +7,14 @@
    and one API page per public module ("API"). A notebook committed with outputs (tutorials, index) is shown as
    committed; one committed without (library notebooks) is shown from its executed copy in `_executed/`, which the
    test run writes (conftest.py → tools/nbrun.py); a missing or stale copy (its recorded sha256 is not the
-   notebook's) is made here by running the notebook the same way, two at a time.
+   notebook's, and its code cells differ) is made here by running the notebook the same way, two at a time; a copy
+   whose code is the notebook's is shown with the notebook's current prose.
    On the way, nbdev's directives (`#| export`, `#| hide`, …) are removed, `#| hide` cells dropped, test cells
-   folded (a "Show the source (tests)" toggle; their outputs stay), and tutorials get a box linking the API entries
-   of the ciauto names they import.
+   folded (a "Show the source (tests)" toggle; their outputs stay), course solutions folded under "Show the
+   worked solution", tutorials get a box linking the API entries of the ciauto names they import, and the
+   pages of SEARCH_TOPICS get the index entries that make the search rank them first for their topics. The pages
+   written for the site alone (`docs/*.md`: the papers and where ciauto departs from them) are copied as they are.
+   The API pages show every class and function, and the constants that have a one-line description.
 2. Run Sphinx (docs/conf.py: MyST-NB, autodoc, the PyData theme, MathJax served locally) into `_docs/`, which
    holds a search index (`searchindex.js`) over every page.
 """
@@ -33,6 +37,8 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "docs"))
+from ciauto_docs import _docstring, describe_constant  # noqa: E402
 from nbrun import source_sha256  # noqa: E402
 
 NBS = ROOT / "nbs"
@@ -76,17 +82,39 @@ def _has_outputs(nb):
     return any(c.get("outputs") for c in nb["cells"] if c["cell_type"] == "code")
 
 
+def _code(nb):
+    "The code cells' sources without nbdev's directives (an executed copy has them removed)."
+    return [_directives(_src(c))[1].strip() for c in nb["cells"] if c["cell_type"] == "code"]
+
+
+def with_outputs_of(nb, executed):
+    """`nb` with the outputs of `executed`, a run of the same code: a notebook whose prose changed since its run
+    is shown with its current prose, without running it again. None if the code cells differ."""
+    if _code(nb) != _code(executed):
+        return None
+    nb = copy.deepcopy(nb)
+    runs = iter(c for c in executed["cells"] if c["cell_type"] == "code")
+    for c in nb["cells"]:
+        if c["cell_type"] == "code":
+            run = next(runs)
+            c["outputs"], c["execution_count"] = run.get("outputs", []), run.get("execution_count")
+    return nb
+
+
 def executed_copies(paths, workers=2, execute=True):
-    "{path: notebook with outputs}: as committed, else the test run's copy, else executed now (and saved)."
+    """{path: notebook with outputs}: as committed, else the test run's copy (current, or of the same code with
+    other prose), else executed now (and saved)."""
     result, todo = {}, []
     for p in paths:
         nb = _load(p)
         copy_ = EXECUTED / p.relative_to(NBS)
+        executed = _load(copy_) if copy_.exists() else None
         if _has_outputs(nb):
             result[p] = nb
-        elif copy_.exists() and _load(copy_).get("metadata", {}).get("ciauto", {}).get("source_sha256") == \
-                source_sha256(p):
-            result[p] = _load(copy_)
+        elif executed and (grafted := with_outputs_of(nb, executed)) is not None:
+            result[p] = grafted  # the run's outputs under the notebook's prose as it is now
+        elif executed and executed.get("metadata", {}).get("ciauto", {}).get("source_sha256") == source_sha256(p):
+            result[p] = executed
         else:
             todo.append((p, copy_))
     if todo and not execute:
@@ -149,6 +177,12 @@ def api_targets(mods):
     return targets
 
 
+def documented(mods):
+    "{module: the public names its API page shows}: every class and function, and the constants with a description."
+    return {mod: [n for n in names if _kind(getattr(importlib.import_module(mod), n)) != "autodata"
+                  or describe_constant(mod, n) is not None] for mod, names in mods.items()}
+
+
 def _kind(obj):
     if isinstance(obj, type):
         return "autoclass"
@@ -160,13 +194,14 @@ def _kind(obj):
 def write_api(mods, targets, nb_of):
     (SRC / "api").mkdir(parents=True, exist_ok=True)
     toc = []
+    mods = documented(mods)
     for mod, names in mods.items():
         m = importlib.import_module(mod)
         nb = nb_of[mod]
         lines = [mod, "=" * len(mod), ""]
         doc = (m.__doc__ or "").strip()
         if doc and not doc.startswith("Code generated"):
-            lines += [doc, ""]
+            lines += _docstring(doc.splitlines())
         lines += [f"The notebook that explains it: :doc:`/{nb.stem}`.", ""]
         for name in names:
             obj = getattr(m, name)
@@ -233,7 +268,7 @@ def _directives(source):
 def prepare(nb, kind, api_link=None, used=()):
     "The notebook as a page: directives gone, hidden cells dropped, tests folded, links to the API added."
     nb = copy.deepcopy(nb)
-    cells = []
+    cells, exercises = [], 0
     for c in nb["cells"]:
         src = _src(c)
         if c["cell_type"] == "raw" and src.lstrip().startswith("---"):  # front matter: title and description
@@ -250,7 +285,15 @@ def prepare(nb, kind, api_link=None, used=()):
                 tags.add("remove-input")
             if direc.get("output", "").lower() == "false":
                 tags.add("remove-output")
-            if kind != "Tutorials" and "export" not in direc and "exports" not in direc and (
+            if "exercise" in direc:  # a course exercise (its heading names it): the student's cell, labelled
+                exercises += 1
+                cells.append(_md("*Your cell:* replace the `...`, then run the check below the solution.",
+                                 f"exercise{exercises}"))
+            if "solution" in direc:  # the worked solution: folded whole, under its own label
+                tags.add("hide-cell")
+                c.setdefault("metadata", {})["mystnb"] = {"code_prompt_show": "Show the worked solution",
+                                                          "code_prompt_hide": "Hide the worked solution"}
+            elif kind != "Tutorials" and "export" not in direc and "exports" not in direc and (
                     TEST_CALL.search(body) or "from fastcore.test import" in body):
                 tags.add("hide-input")  # a test: folded, its output (if any) stays visible
             c["source"] = body
@@ -277,6 +320,40 @@ def prepare(nb, kind, api_link=None, used=()):
     return nb
 
 
+# What a reader searches for, and the page (and section) that answers it: each term becomes a main index entry
+# there, which Sphinx's search ranks above any full-text match ("Table 2" finds the study's reproduction, not the
+# 37th of 50 pages that mention a table). {page: [(heading the entry follows, or None for the title, [terms])]}
+SEARCH_TOPICS = {
+    "tutorials/reproducing_the_study": [(None, ["Table 2", "Table 3", "paper's tables", "reproduction",
+                                                "reproduce the study", "inclusion", "tightness"])],
+    "tutorials/your_own_search": [(None, ["GridSearchCV", "RandomizedSearchCV", "HalvingGridSearchCV", "Optuna",
+                                          "AutoGluon", "H2O", "your own search", "hyper-parameter search"])],
+    "tutorials/winners_curse": [(None, ["winner's curse", "held-out test set", "optimistic"])],
+    "tutorials/conformal_anomaly_detection": [(None, ["ADBench", "anomaly detection", "conformal AUROC"])],
+    "tutorials/prediction_sets": [(None, ["prediction sets", "Mahalanobis", "nonconformity score"])],
+    "tutorials/subgroups_adult": [(None, ["Adult", "income", "SubROC on Adult"])],
+    "tutorials/subroc_corrected_gaps": [(None, ["corrected gaps", "subgroups you can trust"])],
+    "02_cvt": [("Parallel runs and Dask clusters", ["Dask", "dask cluster", "LocalCluster", "parallel"])],
+}
+
+
+def add_search_topics(nb, page):
+    "The main index entries of SEARCH_TOPICS for `page`, as MyST index directives where they belong."
+    for heading, terms in SEARCH_TOPICS.get(page, []):
+        entry = _md("```{index} " + ", ".join(f"! {t}" for t in terms) + "\n```\n", f"search{len(terms)}")
+        at = None
+        for i, c in enumerate(nb["cells"]):
+            if c["cell_type"] == "markdown" and (
+                    re.match(r"#\s", _src(c)) if heading is None else
+                    re.search(rf"^#+\s+{re.escape(heading)}\s*$", _src(c), re.M)):
+                at = i + 1
+                break
+        if at is None:
+            raise ValueError(f"{page}: no heading {heading!r} for the search entries {terms}")
+        nb["cells"].insert(at, entry)
+    return nb
+
+
 def _toctree(caption, entries, hidden=True):
     opts = f":caption: {caption}\n" + (":hidden:\n" if hidden else "") + ":maxdepth: 1\n"
     return "```{toctree}\n" + opts + "\n" + "\n".join(entries) + "\n```\n"
@@ -296,7 +373,8 @@ def stage(execute=True):
         for p in paths:
             nb = executed[p]
             used = names_used(nb, mods, targets) if group != "Guide" else ()
-            _save(SRC / p.relative_to(NBS), prepare(nb, group, api_link=module_of.get(p), used=used))
+            page = prepare(nb, group, api_link=module_of.get(p), used=used)
+            _save(SRC / p.relative_to(NBS), add_search_topics(page, p.relative_to(NBS).with_suffix("").as_posix()))
     write_api(mods, targets, nb_of)
     # the groups: a page each, listed in the navigation bar; the sidebar shows them all with their pages
     (SRC / "guide.md").write_text(
@@ -319,6 +397,10 @@ def stage(execute=True):
         else:
             (SRC / "course" / "index.md").write_text("# Course\n\n" + toc, encoding="utf-8")
         sections.append("course/index")
+    # pages written for the site alone (docs/*.md): the papers and where ciauto departs from them
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        shutil.copy(page, SRC / page.name)
+    sections.append("papers")
     sections.append("api/index")
     index = prepare(_load(NBS / "index.ipynb"), "index")
     index["cells"].append(_md("```{toctree}\n:hidden:\n:maxdepth: 1\n\n" + "\n".join(sections) + "\n```\n",

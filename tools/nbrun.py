@@ -33,6 +33,7 @@ def run(path, flags=(), save=None):
     from nbdev.processors import FrontmatterProc
 
     path = Path(path).resolve()
+    sha = source_sha256(path)  # of the notebook as read now: an edit made while it runs makes the copy stale
     cfg = get_config(path=ROOT)
     sys.path.insert(0, str(cfg.config_path))
     os.environ["IN_TEST"] = "1"
@@ -62,7 +63,7 @@ def run(path, flags=(), save=None):
         return False
     if save:
         save.parent.mkdir(parents=True, exist_ok=True)
-        nb.metadata["ciauto"] = {"source_sha256": source_sha256(path), "executed": time.strftime("%Y-%m-%dT%H:%M:%S")}
+        nb.metadata["ciauto"] = {"source_sha256": sha, "executed": time.strftime("%Y-%m-%dT%H:%M:%S")}
         tmp = save.with_suffix(".tmp")
         write_nb(nb, tmp)
         tmp.replace(save)
