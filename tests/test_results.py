@@ -54,3 +54,23 @@ def test_simulation_records_give_the_published_cells():
     table = records_check(RESULTS)
     assert set(table["mode"]) == {"reference", "default"}, "no complete setting committed in one of the modes"
     assert table["agrees"].all(), table[~table["agrees"]].to_string()
+
+
+def test_mabt_fallback_counts_are_their_records():
+    """MABT on phishing-websites with and without the DeLong fallback: 36 fallback splits, 32 of them degenerate
+    (standard error 0, bound 1, all missed) and 4 ordinary (all included); 18/50 with the fallback, 14/14 without,
+    18/18 with only the degenerate bounds dropped. Recomputed by hand from the records, then by `fallback_counts`."""
+    from ciauto.study import fallback_counts, summarize, without_fallback
+    runs = load_real_records(RESULTS / "real_reference_81c")
+    mabt = runs[(runs.dataset == "phishing-websites") & (runs.method == "MABT")]
+    fell = mabt.reason.fillna("").str.startswith("fallback")
+    degenerate = fell & (mabt.bound >= 1)
+    assert (fell.sum(), degenerate.sum(), (fell & ~degenerate & mabt.included).sum()) == (36, 32, 4)
+    assert not mabt[degenerate].included.any()
+    counts = fallback_counts(runs, "MABT", by="dataset").set_index("dataset").loc["phishing-websites"]
+    assert (counts.n_fallback, counts.n_degenerate, counts.n_fallback_included) == (36, 32, 4)
+    assert (counts.included_with, counts.n_with, counts.included_without, counts.n_without) == (18, 50, 14, 14)
+    assert (counts.included_ordinary, counts.n_ordinary) == (18, 18)
+    cells = summarize(without_fallback(runs, "MABT")).set_index(["setting", "method"])
+    assert cells.loc[("phishing-websites", "MABT (no fallback)"), ["n_included", "n_missing"]].tolist() == [14, 36]
+    assert "in 18 of 50 phishing splits with the fallback (0.36), in **14 of 14** without it" in " ".join(STUDY_MD.split())
