@@ -74,3 +74,13 @@ def test_mabt_fallback_counts_are_their_records():
     cells = summarize(without_fallback(runs, "MABT")).set_index(["setting", "method"])
     assert cells.loc[("phishing-websites", "MABT (no fallback)"), ["n_included", "n_missing"]].tolist() == [14, 36]
     assert "in 18 of 50 phishing splits with the fallback (0.36), in **14 of 14** without it" in " ".join(STUDY_MD.split())
+
+
+def test_fresh_seed_bbcf_table_is_its_records():
+    "The (24, 6), N = 50, C = 100, balanced BBC-F table of bench/study.md is `--fresh-seeds-report` of the records."
+    from bench.study_checks import fresh_seeds_report
+    fresh = pd.read_csv(RESULTS / "bbcf_fresh_seeds.csv.gz")
+    assert fresh.groupby("generator_seed")["run"].nunique().eq(200).all() and fresh.generator_seed.nunique() == 5
+    assert (fresh.included == (fresh.truth >= fresh.bound)).all()
+    for line in fresh_seeds_report(RESULTS).splitlines():
+        assert line in STUDY_MD, line
