@@ -51,11 +51,12 @@ def _split_inputs(name: str, split: int, seed: int = 7, data_home=None):
     return key, X.iloc[train].reset_index(drop=True), codes[train], X.iloc[holdout].reset_index(drop=True), codes[holdout]
 
 
-def small_n_split(name: str, split: int, seed: int = 7, data_home=None, n_configurations: int = 81) -> pd.DataFrame:
+def small_n_split(name: str, split: int, seed: int = 7, data_home=None, n_configurations: int = 81) -> tuple:
     """One split of the real-data study rerun: one row per configuration (CVT column) with its F fold AUCs
     (`fold_0`, …), its pooled out-of-fold AUC, its holdout AUC when refit on the training rows (the study's truth),
     and, for the CV winner only, the holdout AUC of each of its F fold models (`fold_model_0`, …: the models whose
-    out-of-fold predictions the fold AUCs score). BBC and BBC-F are recomputed and must equal the committed bounds."""
+    out-of-fold predictions the fold AUCs score). BBC and BBC-F are recomputed and must equal the committed bounds.
+    Also returns the split's inputs (y, fold and Π, one row per training row), saved beside the table."""
     grid = spread_grid(n_configurations)
     key, X_train, y_train, X_holdout, y_holdout = _split_inputs(name, split, seed, data_home)
     cvt_seed = int(keyed_child(key, "cvt").generate_state(1)[0])
@@ -102,7 +103,10 @@ def small_n_split(name: str, split: int, seed: int = 7, data_home=None, n_config
     table["bbc"] = out["BBC"]["bound"]
     table["bbcf"] = out["BBC-F"]["bound"]
     table["n_minority"] = int(y_train.sum())
-    return table
+    inputs = pd.DataFrame(np.asarray(cvt.predictions), columns=[f"c{c}" for c in range(P.shape[1])])
+    inputs.insert(0, "fold", folds)
+    inputs.insert(0, "y", np.asarray(cvt.y))
+    return table, inputs
 
 
 def small_n(name: str, splits, seed: int = 7, data_home=None, folder: Path = SMALL_N):
@@ -113,14 +117,125 @@ def small_n(name: str, splits, seed: int = 7, data_home=None, folder: Path = SMA
         target = folder / f"{name}_{split:03d}.csv.gz"
         if target.exists():
             continue
-        small_n_split(name, split, seed, data_home).to_csv(target, index=False, float_format="%.10g")
+        table, inputs = small_n_split(name, split, seed, data_home)
+        inputs.to_csv(folder / f"{name}_{split:03d}_pi.csv.gz", index=False, float_format="%.10g")
+        table.to_csv(target, index=False, float_format="%.10g")
         print(f"{name} split {split} saved", flush=True)
 
 
 def load_small_n(folder: Path = SMALL_N) -> pd.DataFrame:
-    files = sorted(Path(folder).glob("*.csv.gz"))
+    "The per-configuration tables of the rerun splits (`small_n`), one row per split × configuration."
+    files = sorted(f for f in Path(folder).glob("*.csv.gz") if not f.name.endswith("_pi.csv.gz"))
     return pd.concat([pd.read_csv(f) for f in files], ignore_index=True) if files else pd.DataFrame()
 
+
+
+
+def winner_anatomy(P: np.ndarray) -> dict:
+    """Fold-level facts about the CV winner of an F × C fold-AUC matrix: its fold-mean (the CV estimate), how many
+    of its folds score exactly 1, how many distinct fold-AUC values the matrix holds, and how many configurations
+    tie with the winner's fold mean."""
+    means = P.mean(axis=0)
+    winner = int(np.argmax(means))
+    return {"cv_estimate": means[winner], "winner_folds_at_1": int((P[:, winner] >= 1).sum()),
+            "distinct_fold_aucs": int(np.unique(np.round(P, 12)).size),
+            "tied_winners": int((np.abs(means - means[winner]) < 1e-12).sum())}
+
+
+def matched_simulation(betas=((9, 6), (24, 6)), n_runs: int = 200, seed: int = 2024, results: Path = RESULTS):
+    """The real-data shape at 50 training rows simulated (N = 50, 10 folds of 5 rows, minority share 0.3 as phoneme's
+    15 of 50, C = 81), BBC, BBC-F and NB in reproduction mode, with the winner's fold-level facts
+    (`winner_anatomy`). Records: bench/results/small_n_sim.csv.gz (one row per setting × run)."""
+    from ciauto.simulation import simulate_predictions
+    names = ["BBC", "BBC-F", "NB"]
+    options = reference_options(names)
+    rows = []
+    for a, b in betas:
+        for run in range(n_runs):
+            key = keyed_child(seed, "small-n", a, b, run)
+            sim = simulate_predictions(a, b, n_samples=50, n_configurations=81, balance=0.3, n_folds=10,
+                                       random_state=np.random.default_rng(keyed_child(key, "data")),
+                                       **options["simulation_options"])
+            study_run = StudyRun(sim.predictions, sim.y, np.asarray(sim.folds), truth=np.asarray(sim.true_performance))
+            out = {r["method"]: r for r in apply_methods(study_run, names, alpha=0.05, seed=key,
+                                                         method_options=options["method_options"])}
+            rows.append({"setting": f"N=50 C=81 b=0.3 F=10 Beta({a},{b})", "run": run,
+                         "truth": out["BBC-F"]["truth"], **{f"bound_{m}": out[m]["bound"] for m in names},
+                         **winner_anatomy(study_run.fold_scores)})
+    frame = pd.DataFrame(rows)
+    frame.to_csv(Path(results) / "small_n_sim.csv.gz", index=False, float_format="%.10g")
+    return frame
+
+
+
+def merged_folds_bbcf(inputs: pd.DataFrame, n_bootstraps: int = 1000, seed: int = 2024, split: int = 0) -> dict:
+    """On one rerun split's Π: BBC-F on its 10 folds of 5 rows (the study's), and on the same Π with folds f and
+    f + 5 merged (5 folds of 10 rows: a fold AUC then takes up to 4 × 6 + 1 values instead of 1 × 4 + 1), reproduction
+    mode, B = `n_bootstraps`."""
+    from ciauto.bbc import bbc
+    y = inputs["y"].to_numpy()
+    folds = inputs["fold"].to_numpy()
+    predictions = inputs.filter(regex=r"^c\d+$").to_numpy()
+    out = {}
+    for name, f in (("bbcf_10x5", folds), ("bbcf_5x10", folds % 5)):
+        result = bbc(predictions, y, f, metric="roc_auc", method="folds", n_bootstraps=n_bootstraps,
+                     confidence_level=0.95, alternative="greater", quantile="reference", progress=False,
+                     random_state=keyed_child(seed, "merged", split, name))
+        out[name] = result.ci_low
+    return out
+
+
+def small_n_report(results: Path = RESULTS) -> str:
+    """The tables of "BBC-F at N ≤ 50" in bench/study.md: the committed real-data records (misses, degenerate
+    bounds), the matched simulation, and the rerun phoneme splits (the winner's folds, its truth, merged folds)."""
+    runs = load_real_records(REAL_81)
+    lines = ["| dataset (50 splits) | BBC-F included | BBC-F misses | of them a bound of 1 | BBC included | "
+             "BBC-F without the bounds of 1 |", "|---|---:|---:|---:|---:|---:|"]
+    for name in ("phoneme", "phishing-websites"):
+        part = runs[runs.dataset == name]
+        f = part[part.method == "BBC-F"]
+        b = part[part.method == "BBC"]
+        ones = f.bound >= 1
+        lines.append(f"| {name} | {int(f.included.sum())}/{len(f)} | {int((~f.included).sum())} | "
+                     f"{int((ones & ~f.included).sum())} | {int(b.included.sum())}/{len(b)} | "
+                     f"{int(f[~ones].included.sum())}/{int((~ones).sum())} |")
+    sim_path = Path(results) / "small_n_sim.csv.gz"
+    if sim_path.exists():
+        sim = pd.read_csv(sim_path)
+        lines += ["", "| simulated, 200 runs | BBC-F | BBC | NB | BBC-F bound of 1 | winner's folds at AUC 1 (mean) | "
+                  "mean truth of the winner | CV estimate − truth of the winner (mean) | configurations tied with the winner "
+                  "(mean) |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        for label, part in sim.groupby("setting", sort=False):
+            inc = {m: (part.truth >= part[f"bound_{m}"]).mean() for m in ("BBC-F", "BBC")}
+            nb = (part.truth > part["bound_NB"]).mean()
+            lines.append(f"| {label} | {inc['BBC-F']:.3f} | {inc['BBC']:.3f} | {nb:.3f} | "
+                         f"{(part['bound_BBC-F'] >= 1).mean():.3f} | {part.winner_folds_at_1.mean():.2f} | {part.truth.mean():.3f} | "
+                         f"{(part.cv_estimate - part.truth).mean():+.3f} | {part.tied_winners.mean():.2f} |")
+    table = load_small_n(Path(results) / "small_n")
+    if not table.empty:
+        lines += ["", "| phoneme split | BBC-F | BBC | truth (refit on 50 rows) | mean truth of the 10 fold models | "
+                  "CV estimate | winner's folds at AUC 1 | tied winners | BBC-F, 5 folds of 10 rows | "
+                  "mean over all 81: CV estimate − truth |",
+                  "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        optimism, fold_gap = [], []
+        for split, part in table.groupby("split"):
+            fold_cols = [c for c in part.columns if c.startswith("fold_") and not c.startswith("fold_model")]
+            P = part[fold_cols].to_numpy().T
+            w = part[part.winner].iloc[0]
+            anatomy = winner_anatomy(P)
+            fold_truth = w[[c for c in part.columns if c.startswith("fold_model_")]].astype(float).mean()
+            inputs = pd.read_csv(Path(results) / "small_n" / f"{w.dataset}_{split:03d}_pi.csv.gz")
+            merged = merged_folds_bbcf(inputs, split=int(split))
+            gap = (P.mean(axis=0) - part.truth.to_numpy())
+            optimism.append(anatomy["cv_estimate"] - w.truth)
+            fold_gap.append(fold_truth - w.truth)
+            mark = lambda bound: f"{bound:.3f}{'' if w.truth >= bound else ' (miss)'}"
+            lines.append(f"| {split} | {mark(w.bbcf)} | {mark(w.bbc)} | {w.truth:.3f} | {fold_truth:.3f} | "
+                         f"{anatomy['cv_estimate']:.3f} | {anatomy['winner_folds_at_1']} | {anatomy['tied_winners']} | "
+                         f"{mark(merged['bbcf_5x10'])} | {np.nanmean(gap):+.3f} |")
+        lines += ["", f"Rerun phoneme splits: mean CV estimate − truth of the winner {np.mean(optimism):+.3f}; mean "
+                  f"(truth of its fold models − truth of the refit model) {np.mean(fold_gap):+.3f}."]
+    return "\n".join(lines)
 
 
 SPLIT_METHODS = ("DL", "HM", "BT", "DL10p", "HM10p", "BT10p", "MABT")
@@ -325,6 +440,7 @@ if __name__ == "__main__":
     parser.add_argument("--selection-report", action="store_true", help="its table from bench/results/")
     parser.add_argument("--fresh-seeds", action="store_true", help="BBC-F on the authors' generator, fresh seeds")
     parser.add_argument("--fresh-seeds-report", action="store_true", help="its table from bench/results/")
+    parser.add_argument("--matched-simulation", action="store_true", help="the 50-row real-data shape simulated")
     parser.add_argument("--data-home", default=os.environ.get("CIAUTO_DATA", "../shared/data"))
     args = parser.parse_args()
     if args.small_n:
@@ -333,6 +449,8 @@ if __name__ == "__main__":
         fresh_seeds_bbcf()
     if args.fresh_seeds or args.fresh_seeds_report:
         print(fresh_seeds_report())
+    if args.matched_simulation:
+        matched_simulation()
     if args.small_n_report:
         print(small_n_report())
     if args.selection_replay:
