@@ -336,6 +336,9 @@ def selection_report(results: Path = RESULTS) -> str:
             lines.append(f"| {name} | {m:.4f} ± {sd:.4f} | {theirs:.4f} | {(theirs - m) / sd:+.1f} |")
         for name, column in (("mean eval AUC of `best`", "best_eval_auc"), ("mean eval AUC of `final`", "final_eval_auc")):
             lines.append(f"| {name} | {per_draw[column].mean():.4f} ± {per_draw[column].std(ddof=1):.4f} | – | – |")
+        inverted = first.assign(inv=first.best_truth < 0.5).groupby("draw")["inv"].sum()
+        lines.append(f"| runs whose `best` is an inverted configuration (truth < 0.5), per draw | "
+                     f"{inverted.mean():.1f} ({inverted.min()}–{inverted.max()}) | – | – |")
         lines += ["", "| method | inclusion | authors | paper | mean bound | authors | (authors − ciauto) / SD | "
                   "tightness | authors | paper |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for method in columns + ["MABT (no fallback)"]:
