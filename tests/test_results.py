@@ -84,3 +84,16 @@ def test_fresh_seed_bbcf_table_is_its_records():
     assert (fresh.included == (fresh.truth >= fresh.bound)).all()
     for line in fresh_seeds_report(RESULTS).splitlines():
         assert line in STUDY_MD, line
+
+
+def test_selection_replay_table_is_its_records():
+    """The learn/eval check of bench/study.md is `--selection-report` of its records: 200 runs x 5 draws x the seven
+    split methods and MABT without the fallback, on the authors' regenerated (9, 6), N = 500, C = 100, b = 0.1 inputs."""
+    from bench.study_checks import _selection_path, selection_report
+    runs = pd.read_csv(_selection_path("N=500 C=100 b=0.1 Beta(9,6)", RESULTS))
+    assert runs.groupby("method").size().eq(1000).all() and runs.method.nunique() == 8
+    assert runs.groupby("draw")["run"].nunique().eq(200).all()
+    best = runs.drop_duplicates(["run", "draw"])
+    assert (runs[runs.method == "DL"].truth.to_numpy() == best.best_truth.to_numpy()).all()
+    for line in selection_report(RESULTS).splitlines():
+        assert line in STUDY_MD, line
