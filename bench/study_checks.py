@@ -450,6 +450,7 @@ if __name__ == "__main__":
     parser.add_argument("--small-n", default=None, help="dataset whose real-data splits to rerun (e.g. phoneme)")
     parser.add_argument("--splits", nargs="+", type=int, default=None, help="split indices to rerun")
     parser.add_argument("--small-n-report", action="store_true", help="the small-N tables from bench/results/small_n")
+    parser.add_argument("--write", action="store_true", help="--small-n-report: also write it into bench/study.md")
     parser.add_argument("--selection-replay", action="store_true", help="the learn/eval selection on the authors' inputs")
     parser.add_argument("--selection-report", action="store_true", help="its table from bench/results/")
     parser.add_argument("--fresh-seeds", action="store_true", help="BBC-F on the authors' generator, fresh seeds")
@@ -467,7 +468,14 @@ if __name__ == "__main__":
     if args.matched_simulation:
         matched_simulation(n_folds=args.n_folds)
     if args.small_n_report:
-        print(small_n_report())
+        report = small_n_report()
+        print(report)
+        if args.write:  # the block between the markers of bench/study.md
+            path = Path(__file__).parent / "study.md"
+            text = path.read_text()
+            head, rest = text.split("<!-- small-n-report -->", 1)
+            path.write_text(head + "<!-- small-n-report -->\n" + report + "\n<!-- /small-n-report -->"
+                            + rest.split("<!-- /small-n-report -->", 1)[1])
     if args.selection_replay:
         selection_replay()
     if args.selection_report:

@@ -97,3 +97,14 @@ def test_selection_replay_table_is_its_records():
     assert (runs[runs.method == "DL"].truth.to_numpy() == best.best_truth.to_numpy()).all()
     for line in selection_report(RESULTS).splitlines():
         assert line in STUDY_MD, line
+
+
+def test_small_n_tables_are_their_records():
+    """The BBC-F-at-small-N tables of bench/study.md are `--small-n-report` of the committed real-data records, the
+    matched simulation and the rerun phoneme splits; every rerun split holds 81 configurations and one winner."""
+    from bench.study_checks import load_small_n, small_n_report
+    table = load_small_n(RESULTS / "small_n")
+    assert not table.empty and table.groupby("split").size().eq(81).all()
+    assert table.groupby("split")["winner"].sum().eq(1).all()
+    for line in small_n_report(RESULTS).splitlines():
+        assert line in STUDY_MD, line
