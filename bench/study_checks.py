@@ -2,6 +2,10 @@
 learn/eval selection").
 
 Run from the repository root (niced: they share the machine):
+    python bench/study_checks.py --quick                     (smoke mode: seconds)
+    python bench/study_checks.py --fresh-seeds               (BBC-F at (24, 6), N = 50, C = 100, balanced on the
+        authors' generator with five fresh seeds; --fresh-seeds-report prints the table)
+    python bench/study_checks.py --matched-simulation [--n-folds 5]   (the 50-row real-data shape simulated)
     python bench/study_checks.py --small-n phoneme --splits 0 9 21 22 24 34 37 39 --data-home ../shared/data
         (real-data splits rerun with their committed seeds, keeping what the records do not hold: the fold-AUC
         matrix P, every configuration's holdout AUC, and the holdout AUC of the CV winner's ten fold models;
@@ -31,8 +35,10 @@ from ciauto.study import (PAPER_DATASETS, StudyRun, apply_methods, fold_performa
                           stratified_train_indices)
 
 try:  # imported as bench.study_checks
+    from ._timing import best_seconds
     from .study import RESULTS, load_real_records, spread_grid
 except ImportError:  # run as a script
+    from _timing import best_seconds
     from study import RESULTS, load_real_records, spread_grid
 
 SMALL_N = RESULTS / "small_n"
@@ -445,8 +451,32 @@ def fresh_seeds_report(results: Path = RESULTS) -> str:
     return "\n".join(lines)
 
 
+
+def quick():
+    """Smoke mode (seconds): the authors' draw order against the replay on the first setting of their loop, two runs
+    of the matched simulation into a scratch folder, BBC against BBC-F on one of them (a seconds ratio), and the
+    three reports from the committed records."""
+    import tempfile
+
+    from ciauto.simulation import reference_loop_order, replay_reference_inputs
+    first = reference_loop_order()[0]
+    for (_, _, sim), (P, y, folds, truth) in zip(replay_reference_inputs([first], n_runs=2),
+                                                 authors_draws(4321, 2, beta=(9, 6))):
+        assert np.array_equal(sim.predictions, P) and np.array_equal(sim.true_performance, truth)
+    with tempfile.TemporaryDirectory() as scratch:
+        frame = matched_simulation(betas=((9, 6),), n_runs=2, results=Path(scratch))
+    print(f"quick: authors' draw order equals the replay; matched simulation {len(frame)} runs")
+    P, y, folds, truth = next(authors_draws(1, 1))
+    study_run = StudyRun(P, y, folds, truth=truth)
+    seconds = {m: best_seconds(lambda m=m: apply_methods(study_run, [m], alpha=0.05, seed=0), 3) for m in ("BBC", "BBC-F")}
+    print(f"BBC / BBC-F seconds ratio on one (24, 6), N = 50, C = 100 run: {seconds['BBC'] / seconds['BBC-F']:.2f}")
+    for report in (fresh_seeds_report, selection_report, small_n_report):
+        assert report().count("|") > 10
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="smoke mode (seconds)")
     parser.add_argument("--small-n", default=None, help="dataset whose real-data splits to rerun (e.g. phoneme)")
     parser.add_argument("--splits", nargs="+", type=int, default=None, help="split indices to rerun")
     parser.add_argument("--small-n-report", action="store_true", help="the small-N tables from bench/results/small_n")
@@ -459,6 +489,9 @@ if __name__ == "__main__":
     parser.add_argument("--n-folds", type=int, default=10, help="--matched-simulation: folds (10: 5 rows each)")
     parser.add_argument("--data-home", default=os.environ.get("CIAUTO_DATA", "../shared/data"))
     args = parser.parse_args()
+    if args.quick:
+        quick()
+        raise SystemExit
     if args.small_n:
         small_n(args.small_n, args.splits, data_home=args.data_home)
     if args.fresh_seeds:
