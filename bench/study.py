@@ -32,8 +32,9 @@ import numpy as np
 import pandas as pd
 
 from ciauto.simulation import paper_settings
-from ciauto.study import (PAPER_METHODS, average_ranks, paper_table, reference_options, run_simulation_study,
-                          setting_label, summarize, timing_study, timing_summary)
+from ciauto.study import (PAPER_METHODS, average_ranks, fallback_counts, paper_table, reference_options,
+                          run_simulation_study, setting_label, summarize, timing_study, timing_summary,
+                          without_fallback)
 
 try:  # imported as bench.study (tests/test_results.py reads the records through it)
     from ._timing import CLOCKS, Stopwatch, best_seconds, timed
@@ -939,6 +940,26 @@ def real_study_report(*folders, splits: int | None = None) -> str:
         lines.append(f"| {name} | {fmt('BT10p', 'winners_eval')} | {fmt('BT10p', 'winners_valid')} | "
                      f"{fmt('MABT', 'winners_eval')} | {fmt('MABT', 'winners_valid')} | "
                      f"{paper[PAPER_COLUMNS.index('BT10p')]} | {paper[PAPER_COLUMNS.index('MABT')]} |")
+    lines += ["", "**MABT with and without the DeLong fallback** (k/n included, inclusion (tightness); with = "
+              "`reference_options()`, Rink's original; without = the authors' copy, an infeasible run is missing and "
+              "dropped; a degenerate fallback is DeLong with standard error 0, bound = eval AUC = 1):", "",
+              "| dataset | MABT with fallback | MABT without fallback | without, against `best`'s truth | "
+              "only the degenerate dropped | fallback runs with a bound | degenerate (bound 1) | fallback runs included "
+              "| paper MABT |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    counts = fallback_counts(runs, "MABT", by="dataset").set_index("dataset")
+    cells = summarize(without_fallback(runs, "MABT")).set_index(["setting", "method"])
+    plain = runs[~((runs.method == "MABT") & runs.reason.fillna("").str.startswith("fallback"))]
+    valid = both_truths(plain).set_index(["dataset", "method", "truth"])
+    for name in names:
+        c = counts.loc[name]
+        fmt = lambda m: f"{cells.loc[(name, m), 'inclusion']:.2f} ({cells.loc[(name, m), 'tightness']:.2f})"
+        v = valid.loc[(name, "MABT", "winners_valid")]
+        lines.append(f"| {name} | {c.included_with}/{c.n_with} = {fmt('MABT')} | {c.included_without}/{c.n_without} = "
+                     f"{fmt('MABT (no fallback)')} | {v.inclusion:.2f} ({v.tightness:.2f}) | "
+                     f"{c.included_ordinary}/{c.n_ordinary} | {c.n_fallback} | "
+                     f"{c.n_degenerate} | {c.n_fallback_included} | "
+                     f"{_paper_real_cells(PAPER_REAL[name])[PAPER_COLUMNS.index('MABT')]} |")
     return "\n".join(lines)
 
 

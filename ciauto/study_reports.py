@@ -14,7 +14,7 @@ from .study_run import RUN_COLUMNS, coverage_pvalue, setting_label
 # %% auto #0
 __all__ = ['AVERAGE_ROW', 'PAPER_SIMULATION_RANKS', 'summarize', 'competition_ranks', 'average_ranks', 'tightness_ratios',
            'selected_performance', 'timing_summary', 'paper_table', 'plot_inclusion_tightness', 'plot_ranks',
-           'plot_timing', 'paper_simulation_table', 'compare_with_paper']
+           'plot_timing', 'paper_simulation_table', 'compare_with_paper', 'without_fallback', 'fallback_counts']
 
 # %% ../nbs/06d_study_reports.ipynb #d3d4067b
 def _row_key(runs: pd.DataFrame, by) -> str:
@@ -393,3 +393,71 @@ def compare_with_paper(
     table["status"] = np.select([has_paper & has_ours, has_paper, has_ours], ["both", "paper only", "ciauto only"],
                                 "neither")
     return table
+
+# %% ../nbs/06d_study_reports.ipynb #16ca04ab
+def _fallback_mask(cell: pd.DataFrame) -> np.ndarray:
+    "True for the records whose method fell back (the study notes it as 'fallback to …' in `reason`)."
+    if "reason" not in cell.columns:
+        return np.zeros(len(cell), dtype=bool)
+    return cell["reason"].fillna("").astype(str).str.startswith("fallback").to_numpy()
+
+
+def without_fallback(runs: pd.DataFrame, # a runs table with a `reason` column (the study's records)
+                     method: str = "MABT", # the method whose fallback runs become missing
+                     *,
+                     name: str | None = None, # the new method's name (default: "<method> (no fallback)")
+                    ) -> pd.DataFrame:
+    """`runs` plus a copy of `method`'s records named `name`, in which every fallback run has no bound (NaN), as in
+    code without the fallback; `summarize` then applies the study's missing rule to them."""
+    runs = _check_runs(runs)
+    if "reason" not in runs.columns:
+        raise ValueError("runs has no 'reason' column; the study's records note a fallback there")
+    if method not in set(runs["method"]):
+        raise ValueError(f"method {method!r} is not in runs; methods are {list(dict.fromkeys(runs['method']))}")
+    name = f"{method} (no fallback)" if name is None else name
+    if name in set(runs["method"]):
+        raise ValueError(f"runs already has a method named {name!r}")
+    copy = runs[runs["method"] == method].copy()
+    fell = _fallback_mask(copy)
+    copy["method"] = name
+    copy.loc[fell, "bound"] = np.nan
+    if "included" in copy.columns:
+        copy["included"] = copy["included"].astype("boolean")
+        copy.loc[fell, "included"] = pd.NA
+    out = pd.concat([runs, copy], ignore_index=True)
+    out.attrs.update(runs.attrs)
+    return out
+
+
+def fallback_counts(runs: pd.DataFrame, # a runs table with a `reason` column (the study's records)
+                    method: str = "MABT", # the method whose fallback runs are counted
+                    *,
+                    maximum: float = 1.0, # the metric's largest value: a fallback bound there is degenerate
+                    by: str | None = None, # the row key (default: "setting", else "dataset")
+                   ) -> pd.DataFrame:
+    """Per row: n_runs, n_bound (runs with a bound), n_fallback, n_degenerate (fallback bounds at `maximum`: standard
+    error 0), n_fallback_included, and the inclusion k/n with the fallback (`included_with`, `n_with`), without it
+    (every fallback run dropped: `included_without`, `n_without`) and with only the degenerate fallbacks dropped
+    (`included_ordinary`, `n_ordinary`). Inclusion is truth ≥ bound."""
+    runs = _check_runs(runs)
+    key = _row_key(runs, by)
+    if "reason" not in runs.columns:
+        raise ValueError("runs has no 'reason' column; the study's records note a fallback there")
+    cells = runs[runs["method"] == method]
+    if cells.empty:
+        raise ValueError(f"method {method!r} is not in runs; methods are {list(dict.fromkeys(runs['method']))}")
+    rows = []
+    for row, cell in cells.groupby(key, sort=False):
+        bound, truth = (_numeric_column(cell, c) for c in ("bound", "truth"))
+        fell, has = _fallback_mask(cell), np.isfinite(bound)
+        included = has & (truth >= bound)
+        degenerate = fell & has & (bound >= maximum)
+        rows.append({key: row, "n_runs": len(cell), "n_bound": int(has.sum()), "n_fallback": int((fell & has).sum()),
+                     "n_degenerate": int(degenerate.sum()),
+                     "n_fallback_included": int((fell & included).sum()),
+                     "included_with": int(included.sum()), "n_with": int(has.sum()),
+                     "included_without": int((included & ~fell).sum()), "n_without": int((has & ~fell).sum()),
+                     "included_ordinary": int((included & ~degenerate).sum()),
+                     "n_ordinary": int((has & ~degenerate).sum())})
+    return pd.DataFrame(rows)
+

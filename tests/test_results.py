@@ -54,3 +54,57 @@ def test_simulation_records_give_the_published_cells():
     table = records_check(RESULTS)
     assert set(table["mode"]) == {"reference", "default"}, "no complete setting committed in one of the modes"
     assert table["agrees"].all(), table[~table["agrees"]].to_string()
+
+
+def test_mabt_fallback_counts_are_their_records():
+    """MABT on phishing-websites with and without the DeLong fallback: 36 fallback splits, 32 of them degenerate
+    (standard error 0, bound 1, all missed) and 4 ordinary (all included); 18/50 with the fallback, 14/14 without,
+    18/18 with only the degenerate bounds dropped. Recomputed by hand from the records, then by `fallback_counts`."""
+    from ciauto.study import fallback_counts, summarize, without_fallback
+    runs = load_real_records(RESULTS / "real_reference_81c")
+    mabt = runs[(runs.dataset == "phishing-websites") & (runs.method == "MABT")]
+    fell = mabt.reason.fillna("").str.startswith("fallback")
+    degenerate = fell & (mabt.bound >= 1)
+    assert (fell.sum(), degenerate.sum(), (fell & ~degenerate & mabt.included).sum()) == (36, 32, 4)
+    assert not mabt[degenerate].included.any()
+    counts = fallback_counts(runs, "MABT", by="dataset").set_index("dataset").loc["phishing-websites"]
+    assert (counts.n_fallback, counts.n_degenerate, counts.n_fallback_included) == (36, 32, 4)
+    assert (counts.included_with, counts.n_with, counts.included_without, counts.n_without) == (18, 50, 14, 14)
+    assert (counts.included_ordinary, counts.n_ordinary) == (18, 18)
+    cells = summarize(without_fallback(runs, "MABT")).set_index(["setting", "method"])
+    assert cells.loc[("phishing-websites", "MABT (no fallback)"), ["n_included", "n_missing"]].tolist() == [14, 36]
+    assert "in 18 of 50 phishing splits with the fallback (0.36), in **14 of 14** without it" in " ".join(STUDY_MD.split())
+
+
+def test_fresh_seed_bbcf_table_is_its_records():
+    "The (24, 6), N = 50, C = 100, balanced BBC-F table of bench/study.md is `--fresh-seeds-report` of the records."
+    from bench.study_checks import fresh_seeds_report
+    fresh = pd.read_csv(RESULTS / "bbcf_fresh_seeds.csv.gz")
+    assert fresh.groupby("generator_seed")["run"].nunique().eq(200).all() and fresh.generator_seed.nunique() == 5
+    assert (fresh.included == (fresh.truth >= fresh.bound)).all()
+    for line in fresh_seeds_report(RESULTS).splitlines():
+        assert line in STUDY_MD, line
+
+
+def test_selection_replay_table_is_its_records():
+    """The learn/eval check of bench/study.md is `--selection-report` of its records: 200 runs x 5 draws x the seven
+    split methods and MABT without the fallback, on the authors' regenerated (9, 6), N = 500, C = 100, b = 0.1 inputs."""
+    from bench.study_checks import _selection_path, selection_report
+    runs = pd.read_csv(_selection_path("N=500 C=100 b=0.1 Beta(9,6)", RESULTS))
+    assert runs.groupby("method").size().eq(1000).all() and runs.method.nunique() == 8
+    assert runs.groupby("draw")["run"].nunique().eq(200).all()
+    best = runs.drop_duplicates(["run", "draw"])
+    assert (runs[runs.method == "DL"].truth.to_numpy() == best.best_truth.to_numpy()).all()
+    for line in selection_report(RESULTS).splitlines():
+        assert line in STUDY_MD, line
+
+
+def test_small_n_tables_are_their_records():
+    """The BBC-F-at-small-N tables of bench/study.md are `--small-n-report` of the committed real-data records, the
+    matched simulation and the rerun phoneme splits; every rerun split holds 81 configurations and one winner."""
+    from bench.study_checks import load_small_n, small_n_report
+    table = load_small_n(RESULTS / "small_n")
+    assert not table.empty and table.groupby("split").size().eq(81).all()
+    assert table.groupby("split")["winner"].sum().eq(1).all()
+    for line in small_n_report(RESULTS).splitlines():
+        assert line in STUDY_MD, line
