@@ -821,6 +821,17 @@ def _accepts_sample_weight(func):
     return True
 
 # %% ../nbs/00_metrics.ipynb #7dcba0cd
+def _type_clash(name, y_true, y_pred, error) -> str:
+    "The message for a metric that raised a TypeError: the types it was given, and the fix for text labels."
+    kinds = [np.asarray(a).dtype.kind if not isinstance(a, str) else "U" for a in (y_true, y_pred)]
+    said = f"metric {name!r} could not score y_true ({np.asarray(y_true).dtype}) against y_pred "\
+           f"({np.asarray(y_pred).dtype}): {error}"
+    if kinds[0] in "USO" and kinds[1] not in "USO":
+        said += ("; y_true holds text labels, which a custom metric receives as they are: map them to numbers "
+                 "first (e.g. y == 'yes'), or give a metric that takes text labels")
+    return said
+
+
 @dataclass(frozen=True)
 class Metric:
     "A performance metric f(y_true, y_pred, sample_weight=None) -> float, with what estimators need to know about it."
@@ -870,7 +881,10 @@ class Metric:
                  sample_weight=None,  # non-negative weights, or None
                 ) -> float:           # the metric's value: a real number within [lower, upper], or NaN
         "The metric's value; a non-number or a value outside [lower, upper] is refused. NaN is passed on."
-        value = self.func(y_true, y_pred, sample_weight=sample_weight)
+        try:
+            value = self.func(y_true, y_pred, sample_weight=sample_weight)
+        except TypeError as e:  # e.g. numpy's "ufunc 'subtract' did not contain a loop": say what met what
+            raise TypeError(_type_clash(self.name, y_true, y_pred, e)) from e
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
             raise TypeError(f"metric {self.name!r} returned {value!r} ({type(value).__name__}); "
                             "a metric returns one real number")
