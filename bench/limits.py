@@ -477,23 +477,36 @@ def aps_true_scores(p, y, u):
 
 @njit(cache=True, nogil=True)
 def aps_sets(p, u, threshold):
-    "APS sets: the classes in rank order while before + u·p ≤ threshold (non-decreasing along the ranks)."
+    """APS sets in one pass per row: the row's 8 largest classes (stable order) found in one scan, then taken in
+    rank order while before + u·p ≤ threshold (non-decreasing along the ranks); a longer set sorts the row."""
     n, k = p.shape
     sets = np.zeros((n, k), np.bool_)
-    taken = np.zeros(k, np.bool_)
+    values = np.full(8, -np.inf)
+    index = np.zeros(8, np.int64)
     for i in range(n):
-        taken[:] = False
+        values[:] = -np.inf
+        count = 0
+        for j in range(k):
+            v = p[i, j]
+            if v > values[7] or count < 8:
+                s = min(count, 7)
+                count += 1
+                while s > 0 and v > values[s - 1]:
+                    values[s] = values[s - 1]
+                    index[s] = index[s - 1]
+                    s -= 1
+                values[s] = v
+                index[s] = j
+        ranks = index if k > 8 else index[:k]
         before = 0.0
-        for _ in range(k):
-            best = -1
-            for j in range(k):  # the next class in rank order: the largest p not taken yet, first index on ties
-                if not taken[j] and (best < 0 or p[i, j] > p[i, best]):
-                    best = j
-            if before + u[i] * p[i, best] > threshold:
+        for r in range(k):
+            if r == 8:
+                ranks = np.argsort(-p[i], kind="mergesort")
+            c = ranks[r]
+            if before + u[i] * p[i, c] > threshold:
                 break
-            sets[i, best] = True
-            taken[best] = True
-            before += p[i, best]
+            sets[i, c] = True
+            before = p[i, c] if r == 0 else before + p[i, c]
     return sets
 
 
