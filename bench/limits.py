@@ -642,7 +642,7 @@ def bench_bbc_sorted(sizes, b, repeats, lines):
     lines += ["| metric | N | C | B | ciauto | reference | ratio | straightforward | ratio | sklearn loop | ratio | equal |",
               "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for metric in ("roc_auc", "pr_auc", "average_precision"):
-        for n, c in (sizes if metric == "roc_auc" else sizes[1:3]):
+        for n, c in (sizes if metric == "roc_auc" or len(sizes) == 1 else sizes[1:3]):
             scores, y = generator(n, c)
             result = quiet_bbc(scores, y, metric=metric, n_bootstraps=b, random_state=7, winner_rule="pooled",
                                progress=False, n_jobs=1)
