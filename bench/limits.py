@@ -39,6 +39,7 @@ import numpy as np
 from numba import njit
 from numba.core.compiler_lock import global_compiler_lock
 from sklearn.metrics import roc_auc_score
+from threadpoolctl import threadpool_limits
 
 from _timing import interleaved_medians, timed
 from ciauto.bbc import bbc
@@ -856,6 +857,11 @@ def main(argv=None):
     if _lanes_module().__doc__ is None or (HERE / "_limits_lanes.py").read_text() != lanes_source():
         raise SystemExit("bench/_limits_lanes.py is not what --generate writes: run python bench/limits.py --generate")
     quick = args.quick
+    with threadpool_limits(1):  # one core for every contender: BLAS threads would spin and count as CPU time
+        run(args, quick)
+
+
+def run(args, quick):
     sections = set(args.only.split(",")) if args.only else {"bbc", "slp", "linear", "presort", "aps", "auc", "memory"}
     lines = [f"# Distance to the limit ({datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {platform.processor() or platform.machine()}, "
              f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}, numba {numba.__version__}, numpy {np.__version__})",
