@@ -122,49 +122,65 @@ def _aps_true(p, y, u, lam, k_reg):
     return out
 
 
-_TOP = 8  # ranks found in the one pass over a row (sets are mostly small; a longer set sorts the row)
+_TOP = 8  # ranks found by the second scan of a row (sets are mostly small; a longer set sorts the row)
 
 
 @njit(cache=True, nogil=True)
 def _aps_sets(p, u, threshold, lam, k_reg):
     """`aps_scores(p, u, lam, k_reg) <= threshold` without scoring every class: the classes in rank order until
-    one scores above the threshold (the score never decreases along the ranks). One pass over a row finds its first
-    `_TOP` ranks; only a set that reaches past them sorts the row."""
+    one scores above the threshold (the score never decreases along the ranks). A first scan finds the top class;
+    if the set goes on, a second scan finds the first `_TOP` ranks, and only a longer set sorts the row. Before each
+    rank, the mass already taken plus the rank's penalty bounds its score from below, so most sets stop early."""
     n, k = p.shape
     sets = np.zeros((n, k), np.bool_)
     top_value = np.empty(_TOP)
     top_index = np.empty(_TOP, np.int64)
     for i in range(n):
         row = p[i]
+        best = 0
+        for j in range(1, k):  # the top rank: the largest p, first index on ties
+            if row[j] > row[best]:
+                best = j
+        e = u[i] * row[best]  # 0 + u·p, as the cumulative sum's first 0
+        e = 0.0 + e
+        if lam != 0:
+            e += lam * max(0, 1 - k_reg)
+        if not e <= threshold:
+            continue
+        sets[i, best] = True
+        before = row[best]
         size = 0
-        for j in range(k):  # an insertion-sorted buffer of the largest p; an equal p ranks after (a stable sort)
-            v = row[j]
-            if size == _TOP and not v > top_value[_TOP - 1]:
-                continue
-            if size < _TOP:
-                slot = size
-                size += 1
-            else:
-                slot = _TOP - 1
-            while slot > 0 and v > top_value[slot - 1]:
-                top_value[slot] = top_value[slot - 1]
-                top_index[slot] = top_index[slot - 1]
-                slot -= 1
-            top_value[slot] = v
-            top_index[slot] = j
-        before = 0.0
         order = top_index
-        for r in range(k):
+        for r in range(1, k):
+            penalty = lam * max(0, r + 1 - k_reg) if lam != 0 else 0.0
+            if not (before + penalty if lam != 0 else before) <= threshold:
+                break  # every later score is at least this
+            if size == 0:  # the first ranks in one pass: an insertion-sorted buffer, an equal p ranks after
+                for j in range(k):
+                    v = row[j]
+                    if size == _TOP and not v > top_value[_TOP - 1]:
+                        continue
+                    if size < _TOP:
+                        slot = size
+                        size += 1
+                    else:
+                        slot = _TOP - 1
+                    while slot > 0 and v > top_value[slot - 1]:
+                        top_value[slot] = top_value[slot - 1]
+                        top_index[slot] = top_index[slot - 1]
+                        slot -= 1
+                    top_value[slot] = v
+                    top_index[slot] = j
             if r == size:
                 order = np.argsort(-row, kind="mergesort")
             best = order[r]
             e = before + u[i] * row[best]
             if lam != 0:
-                e += lam * max(0, r + 1 - k_reg)
+                e += penalty
             if not e <= threshold:
                 break
             sets[i, best] = True
-            before = row[best] if r == 0 else before + row[best]
+            before += row[best]
     return sets
 
 
