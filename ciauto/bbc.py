@@ -96,14 +96,26 @@ def _usable_draw(seed, codes, units, n_classes, min_oob, max_redraws, rows, unit
         redraws += 1
 
 # %% ../nbs/03_bbc.ipynb #38d09df5
+_PRESORT_BLOCK = 1 << 16  # scores transposed at a time (512 KiB of float64): the temporaries stay small
+
+
 def _presort_columns(scores: np.ndarray, labels: np.ndarray):
     """Each column's row order by ascending score (C×N) and a code per sorted position: bit 0 = the row is a
     positive, bit 1 = the row's score differs from the previous one (a new tie group starts)."""
-    order = np.ascontiguousarray(np.argsort(scores, axis=0, kind="stable").T)
-    sorted_scores = np.take_along_axis(scores, order.T, axis=0).T
-    codes = labels[order].astype(np.int8)
-    codes[:, 1:] += 2 * (sorted_scores[:, 1:] != sorted_scores[:, :-1])
-    return order, np.ascontiguousarray(codes)
+    n, n_cfg = scores.shape
+    order = np.empty((n_cfg, n), np.int64)
+    codes = np.empty((n_cfg, n), np.int8)
+    step = max(1, min(n_cfg, _PRESORT_BLOCK // max(n, 1)))
+    for start in range(0, n_cfg, step):
+        # a block of columns transposed once, so that each sort reads contiguous scores; the default (unstable) sort
+        # is enough: the kernels take a tie group as a whole, so the order inside it does not matter
+        block = np.ascontiguousarray(scores[:, start:start + step].T)
+        rows = order[start:start + step]
+        rows[:] = np.argsort(block, axis=1)
+        ranked = np.take_along_axis(block, rows, axis=1)
+        codes[start:start + step] = labels[rows]
+        codes[start:start + step, 1:] += 2 * (ranked[:, 1:] != ranked[:, :-1])
+    return order, codes
 
 
 @njit(cache=True, nogil=True)

@@ -13,6 +13,7 @@ from typing import Callable
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from numba import njit
 from scipy.linalg import cho_factor, cho_solve
 from scipy.special import softmax
 from sklearn.base import clone
@@ -93,6 +94,95 @@ def aps_scores(probabilities,  # n x K, higher = more plausible
             raise ValueError(f"u must hold one value in [0, 1] per row of probabilities ({p.shape[0]}), got shape "
                              f"{u.shape}")
     return _aps(p, u, check_real(lam, "lam", minimum=0), check_int(k_reg, "k_reg", minimum=0))
+
+# %% ../nbs/07b_prediction_sets.ipynb #d13cc88c
+@njit(cache=True, nogil=True)
+def _aps_true(p, y, u, lam, k_reg):
+    """`aps_scores(p, u, lam, k_reg)[i, y[i]]` for every row without scoring the other classes (same bits): the mass
+    ranked before y, summed from the top rank down, plus u·p(y), plus lam·max(0, rank − k_reg)."""
+    n, k = p.shape
+    out = np.empty(n)
+    above = np.empty(k)
+    for i in range(n):
+        label = y[i]
+        own = p[i, label]
+        m = 0
+        for j in range(k):  # the classes ranked before y: larger p, or equal p and a smaller index (a stable sort)
+            if p[i, j] > own or (p[i, j] == own and j < label):
+                above[m] = p[i, j]
+                m += 1
+        ranked = np.sort(above[:m])
+        before = ranked[m - 1] if m else 0.0
+        for j in range(m - 2, -1, -1):
+            before += ranked[j]
+        e = before + u[i] * own
+        if lam != 0:
+            e += lam * max(0, m + 1 - k_reg)
+        out[i] = e
+    return out
+
+
+_TOP = 8  # ranks found by the second scan of a row (sets are mostly small; a longer set sorts the row)
+
+
+@njit(cache=True, nogil=True)
+def _aps_sets(p, u, threshold, lam, k_reg):
+    """`aps_scores(p, u, lam, k_reg) <= threshold` without scoring every class: the classes in rank order until
+    one scores above the threshold (the score never decreases along the ranks). A first scan finds the top class;
+    if the set goes on, a second scan finds the first `_TOP` ranks, and only a longer set sorts the row. Before each
+    rank, the mass already taken plus the rank's penalty bounds its score from below, so most sets stop early."""
+    n, k = p.shape
+    sets = np.zeros((n, k), np.bool_)
+    top_value = np.empty(_TOP)
+    top_index = np.empty(_TOP, np.int64)
+    for i in range(n):
+        row = p[i]
+        best = 0
+        for j in range(1, k):  # the top rank: the largest p, first index on ties
+            if row[j] > row[best]:
+                best = j
+        e = u[i] * row[best]  # 0 + u·p, as the cumulative sum's first 0
+        e = 0.0 + e
+        if lam != 0:
+            e += lam * max(0, 1 - k_reg)
+        if not e <= threshold:
+            continue
+        sets[i, best] = True
+        before = row[best]
+        size = 0
+        order = top_index
+        for r in range(1, k):
+            penalty = lam * max(0, r + 1 - k_reg) if lam != 0 else 0.0
+            if not (before + penalty if lam != 0 else before) <= threshold:
+                break  # every later score is at least this
+            if size == 0:  # the first ranks in one pass: an insertion-sorted buffer, an equal p ranks after
+                for j in range(k):
+                    v = row[j]
+                    if size == _TOP and not v > top_value[_TOP - 1]:
+                        continue
+                    if size < _TOP:
+                        slot = size
+                        size += 1
+                    else:
+                        slot = _TOP - 1
+                    while slot > 0 and v > top_value[slot - 1]:
+                        top_value[slot] = top_value[slot - 1]
+                        top_index[slot] = top_index[slot - 1]
+                        slot -= 1
+                    top_value[slot] = v
+                    top_index[slot] = j
+            if r == size:
+                order = np.argsort(-row, kind="mergesort")
+            best = order[r]
+            e = before + u[i] * row[best]
+            if lam != 0:
+                e += penalty
+            if not e <= threshold:
+                break
+            sets[i, best] = True
+            before += row[best]
+    return sets
+
 
 # %% ../nbs/07b_prediction_sets.ipynb #3d7a0c58
 SCORE_OPTIONS = ("lam", "k_reg")  # the per-call options of `conformal_sets` that a registered score may take
@@ -208,6 +298,29 @@ _BUILT_IN_SCORES = (  # the three scores of the papers, registered like any othe
 )
 for _name, _score, _settings in _BUILT_IN_SCORES:
     register_set_score(_name, _score, replace=True, **_settings)
+
+# %% ../nbs/07b_prediction_sets.ipynb #feb00140
+def _lac_true(probabilities, y, u):
+    return 1.0 - probabilities[np.arange(y.size), y]
+
+
+def _lac_sets(probabilities, u, threshold):
+    return 1.0 - probabilities <= threshold
+
+
+def _aps_true_scores(probabilities, y, u, lam=0.0, k_reg=0):
+    return _aps_true(probabilities, y, np.ones(len(probabilities)) if u is None else u, float(lam), int(k_reg))
+
+
+def _aps_set_rows(probabilities, u, threshold, lam=0.0, k_reg=0):
+    return _aps_sets(probabilities, np.ones(len(probabilities)) if u is None else u, float(threshold), float(lam),
+                     int(k_reg))
+
+
+# the built-in scores' (true-class scores, sets) computed in one pass, used while they keep the default set rule
+_ONE_PASS = {_lac: (_lac_true, _lac_sets), _aps_plain: (_aps_true_scores, _aps_set_rows),
+             _raps: (_aps_true_scores, _aps_set_rows)}
+
 
 # %% ../nbs/07b_prediction_sets.ipynb #7a2a6b26
 def _threshold(r: np.ndarray, alpha: float) -> tuple[float, int]:
@@ -433,6 +546,7 @@ def conformal_sets(calibration_scores,  # n x K per-class scores of the calibrat
     cal = _score_matrix(calibration_scores, "calibration_scores")
     test = _score_matrix(test_scores, "test_scores", cal.shape[1])
     y = _class_labels(calibration_labels, "calibration_labels", cal.shape[0], cal.shape[1])
+    one_pass = _ONE_PASS.get(score.score) if scores == "probability" and score.sets is _at_most else None
     if scores == "nonconformity":  # only for a score that allows it (LAC): the matrices are the nonconformity
         r_cal, r_test = cal, test
     else:
@@ -445,19 +559,24 @@ def conformal_sets(calibration_scores,  # n x K per-class scores of the calibrat
             rng = as_generator(random_state)
             u_cal = rng.random(cal.shape[0])
             u_test = rng.random(test.shape[0]) if rule == "randomized" else np.zeros(test.shape[0])
-        r_cal = _nonconformity(score, score.score(cal, u_cal, **options), cal.shape, "calibration")
-        r_test = _nonconformity(score, score.score(test, u_test, **options), test.shape, "test")
-    r_true = r_cal[np.arange(y.size), y]
+        if one_pass is None:  # a registered score's output is checked before it is used
+            r_cal = _nonconformity(score, score.score(cal, u_cal, **options), cal.shape, "calibration")
+            r_test = _nonconformity(score, score.score(test, u_test, **options), test.shape, "test")
+    # a built-in score computes only the true class's score, and the sets in one pass (the same numbers)
+    r_true = r_cal[np.arange(y.size), y] if one_pass is None else one_pass[0](cal, y, u_cal, **options)
     fields = dict(method=score.name, alpha=alpha, n_calibration=y.size, randomized=rule == "randomized",
                   lam=options.get("lam"), k_reg=options.get("k_reg"), scores=scores, rule=rule, mondrian=mondrian)
     if mondrian:
         thresholds, ranks, counts = _mondrian_thresholds(r_true, y, cal.shape[1], alpha)
+        if one_pass is not None:  # one threshold per class: the set is no longer the first ranks
+            r_test = score.score(test, u_test, **options)
         return PredictionSets(sets=score.sets(r_test, thresholds), threshold=math.nan, rank=None,
                               class_thresholds=thresholds, class_ranks=ranks, class_counts=counts, **fields)
     threshold, rank = _threshold(r_true, alpha)
     if rank > y.size:
         warnings.warn(_too_few_message(alpha, y.size), stacklevel=2)
-    return PredictionSets(sets=score.sets(r_test, threshold), threshold=threshold, rank=rank, **fields)
+    sets = score.sets(r_test, threshold) if one_pass is None else one_pass[1](test, u_test, threshold, **options)
+    return PredictionSets(sets=sets, threshold=threshold, rank=rank, **fields)
 
 # %% ../nbs/07b_prediction_sets.ipynb #ac444f34
 def softmax_scores(nonconformity,  # n x K, lower = more plausible (e.g. a class-conditional distance)

@@ -62,3 +62,15 @@ def test_bench_is_a_client_of_the_package():
                 for alias in node.names:
                     public = alias.name in getattr(module, "__all__", ()) or hasattr(module, "__path__")
                     assert public, f"{path.name} imports {alias.name}, not in {node.module}.__all__"
+
+
+def test_limits_quick_reproduces_ciauto():
+    "bench/limits.py --quick: every reference kernel reproduces ciauto's numbers before it is timed against it."
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), MPLBACKEND="Agg")
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "limits.py"), "--quick"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    assert proc.returncode == 0, f"limits.py --quick failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}"
+    for text in ("| roc_auc | 300 | 4 |", "| pr_auc |", "| average_precision |", "| balanced_accuracy |", "| r2 |",
+                 "identical sets", "same float", "peak extra memory"):
+        assert text in proc.stdout, f"{text!r} missing from:\n{proc.stdout[-3000:]}"
+    assert proc.stdout.count("| bitwise |") == 5 and proc.stdout.count("| ≤ 1e-12 |") == 2, proc.stdout[-3000:]
