@@ -37,7 +37,7 @@ from tqdm.auto import tqdm
 
 from ._checks import (as_array, as_binary_labels, as_float_array, as_seed_sequence, check_bool, check_choice,
                             check_fold_classes, check_int, check_n_jobs, check_probability, check_real,
-                            check_same_length, child_generator, class_codes, cv_winner, fold_ids_from_splits,
+                            check_same_length, child_generator, class_codes, cv_winner, entropy_seed, fold_ids_from_splits,
                             group_codes, keyed_child, make_folds, positive_label, result_dict, sorted_labels)
 from .cvt_result import CVTResult  # the result lives in a light module of its own (no scikit-learn)
 from .metrics import METRICS, Metric, auc_sorted, fold_score_matrix, get_metric, resolve_metric
@@ -886,7 +886,7 @@ def _repeated_cvt(data: _Data, configs, estimators, keys, folds, words, n_repeat
     F = int(folds.max()) + 1
     runs = []
     for r in range(n_repeats):
-        seed = int(words[0]) if r == 0 else int(np.random.SeedSequence([int(words[0]), r]).generate_state(1)[0])
+        seed = int(words[0]) if r == 0 else entropy_seed(words[:1], r)  # the layer's rule: SeedSequence([w0, r])
         folds_r = folds if r == 0 else make_folds(data.target, F, seed, groups=data.group_ids,
                                                  stratify=data.task == "classification")
         runs.append(_cvt_loop(data.frame, data.target, folds_r, configs, estimators, keys, data.scorer, data.n_classes,
