@@ -15,7 +15,7 @@ from numba import njit
 from ._checks import (ConfidenceInterval, QUANTILES, WINNER_RULES, as_array, as_float_array, as_fold_ids,
                             binary_codes, check_bool, check_choice, check_fold_classes, check_int, check_memory,
                             check_n_jobs, check_probability, check_same_length, cv_winner,
-                            fold_ids_from_splits, group_codes, interval_dict, order_statistic, result_dict,
+                            fold_ids_from_splits, group_codes, interval_dict, order_statistic, repeated_fold_ids, result_dict,
                             sorted_labels, spawn_seeds)
 from .metrics import fold_score_matrix, resolve_metric
 
@@ -1069,8 +1069,27 @@ def _warn_design(n_bootstraps, confidence_level, alternative, n_cfg, method, n_f
                       stacklevel=4)
 
 
+def _split_once(folds, n_rows, y_raw, groups):
+    """A splitter as its list of (train, test) pairs (split once: a shuffling splitter without a seed would
+    split differently twice) and the number of repeats the pairs hold (1 for fold ids and plain CV)."""
+    if hasattr(folds, "split"):
+        folds = list(folds.split(np.zeros((n_rows, 1)), y_raw, groups))
+    if isinstance(folds, (list, tuple)) and len(folds) and isinstance(folds[0], tuple):
+        return folds, len(repeated_fold_ids(folds, n_rows))
+    return folds, 1
+
+
 def _fold_inputs(folds, n_rows, y_raw, groups, method, winner_rule, codes, classes, metric):
     "Fold ids and labels (or None) and the winner rule, with the checks fold-wise values need."
+    folds, n_repeats = _split_once(folds, n_rows, y_raw, groups)
+    if n_repeats > 1:  # every row tested R times: no one fold id per row, so no BBC-F and no fold-mean winner
+        if method == "folds" or winner_rule == "fold_mean":
+            raise ValueError(f"folds is a repeated cross-validation ({n_repeats} repeats): every row was tested "
+                             f"{n_repeats} times, so no single fold id per row exists, which "
+                             f"{'BBC-F' if method == 'folds' else 'the fold-mean winner'} needs. With predictions "
+                             "averaged over the repeats use "
+                             "method='pooled' and winner_rule='pooled' (or leave it unset), or pass one repeat's folds")
+        folds = None  # pooled BBC on the repeats' mean predictions: rows resampled, the best pooled value wins
     if winner_rule is None:
         winner_rule = "pooled" if folds is None and method == "pooled" else "fold_mean"
     check_choice(winner_rule, "winner_rule", WINNER_RULES)
