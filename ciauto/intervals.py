@@ -938,8 +938,9 @@ def _run_tasks(tasks, *, n_jobs, progress, desc, batch_size: int = 16) -> list:
 
 def _refit_inputs(configurations, X, y, n_folds_needed, name):
     "Configurations, X, 0/1 codes and the metric of a refit method, checked."
-    from ciauto.cvt import as_configurations
-    configurations = as_configurations([configurations] if hasattr(configurations, "fit") else configurations)
+    from ciauto.cvt import Configuration, as_configurations
+    single = hasattr(configurations, "fit") or isinstance(configurations, Configuration)
+    configurations = as_configurations([configurations] if single else configurations)
     codes, _ = binary_codes(y)
     if len(codes) != len(X):
         raise ValueError(f"X has {len(X)} rows but y has {len(codes)}")
