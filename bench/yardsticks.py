@@ -229,7 +229,7 @@ def report(results: Path = RESULTS) -> str:
         runs = runs[runs["setting"].isin(set(yard["setting"]))]
         order = list(PAPER_METHODS) + ["CT", "TT"]
         table = _method_table(runs, order)
-        for value in ("inclusion %", "mean truth − bound"):
+        for value in ("inclusion %", "mean truth − bound", "mean miss"):
             wide = table.pivot(index="setting", columns="method", values=value)
             out.append(f"### Simulation grid ({len(yard) // 2} runs × CT, TT; the ten from sim_default_200): {value}\n")
             out.append(wide.to_markdown(floatfmt=".3g" if "mean" in value else ".1f") + "\n")
