@@ -430,11 +430,15 @@ def conservative_z_study_bound(run: StudyRun, # one run of the real-data study (
     if data is None:
         return MethodOutput(np.nan, None, reason)
     _, n_test = _fold_sizes(run)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", InfeasibleBoundWarning)
-        result = conservative_z_bound(data["configurations"][run.winner], data["X"], data["y"],
-                                      n_test=max(2, int(round(n_test))), n_subsamples=n_subsamples, n_pairs=n_pairs,
-                                      confidence_level=1 - alpha, random_state=random_state, n_jobs=1)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", InfeasibleBoundWarning)
+            result = conservative_z_bound(data["configurations"][run.winner], data["X"], data["y"],
+                                          n_test=max(2, int(round(n_test))), n_subsamples=n_subsamples,
+                                          n_pairs=n_pairs, confidence_level=1 - alpha, random_state=random_state,
+                                          n_jobs=1)
+    except ValueError as error:  # a refit that fails is this run's NaN, with its reason, not the study's end
+        return MethodOutput(np.nan, None, f"refit failed: {error}")
     return MethodOutput(result.bound, run.winner, result.reason or "")
 
 
@@ -455,9 +459,14 @@ def ncv_study_bound(run: StudyRun, # one run of the real-data study (its `info` 
     columns = [c for c, conf in sorted(data["configurations"].items()) if conf.family == family]
     if not columns:
         return MethodOutput(np.nan, None, f"no configuration of the family {family!r} in this run")
-    result = ncv_interval(data["configurations"][columns[0]], data["X"], data["y"], n_folds=n_folds,
-                          n_repeats=n_repeats, confidence_level=1 - alpha, alternative="greater",
-                          random_state=random_state, n_jobs=1, progress=False)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # folds with a single row of a class: left out of MSÊ
+            result = ncv_interval(data["configurations"][columns[0]], data["X"], data["y"], n_folds=n_folds,
+                                  n_repeats=n_repeats, confidence_level=1 - alpha, alternative="greater",
+                                  random_state=random_state, n_jobs=1, progress=False)
+    except ValueError as error:  # a refit that fails is this run's NaN, with its reason, not the study's end
+        return MethodOutput(np.nan, None, f"refit failed: {error}")
     return MethodOutput(result.ci_low, columns[0], "")
 
 # %% ../nbs/06b_study_methods.ipynb #56814146
