@@ -10,18 +10,24 @@ import numbers
 import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
+from joblib import Parallel, delayed
 from numba import njit
 from numpy.linalg import LinAlgError
 from scipy.linalg import cho_factor, cho_solve
+from scipy import stats
 from scipy.optimize import brentq
 from scipy.special import ndtri
 from scipy.stats import rankdata
+from threadpoolctl import threadpool_limits
+from tqdm.auto import tqdm
 
 from ._checks import (ConfidenceInterval, QUANTILES, as_array, as_binary_labels, as_float_array, as_generator,
-                            check_choice, check_fold_ids, check_int, check_probability, check_same_length, cv_winner,
-                            interval_dict, order_statistic_rank, result_dict)
+                            as_seed_sequence, binary_codes, check_bool, check_choice, check_fold_ids, check_int,
+                            check_n_jobs, check_probability, check_real, check_same_length, cv_winner, interval_dict,
+                            keyed_child, make_folds, order_statistic_rank, result_dict)
 from .metrics import auc_sorted, fold_score_matrix, get_metric
 
 # %% auto #0
@@ -30,7 +36,8 @@ __all__ = ['DIRECTIONS', 'HM_VARIANTS', 'INFLUENCES', 'MAX_COUNT_CELLS', 'TIE_TO
            'learn_eval_selection', 'delong_placements', 'delong_bound', 'hanley_mcneil_bound', 'bootstrap_aucs',
            'stratified_counts', 'empirical_influence', 'placement_influence', 'tilt_log_weights',
            'tilted_probabilities', 'bt_pvalue', 'tilting_bound', 'mabt_pvalue', 'mabt_bound', 'fold_aucs',
-           'naive_bootstrap_bound', 'QUANTILES', 'order_statistic_rank']
+           'naive_bootstrap_bound', 'corrected_t_bound', 'BiasCorrection', 'tibshirani_bias_correction',
+           'conservative_z_bound', 'NCVResult', 'ncv_interval', 'QUANTILES', 'order_statistic_rank']
 
 # %% ../nbs/05_intervals.ipynb #df2a39c0
 DIRECTIONS = ("fixed", "auto")
@@ -784,3 +791,432 @@ def naive_bootstrap_bound(
     bound = float(np.sort(means)[rank - 1])
     return LowerBound(bound, float(values.mean()), "NB", alpha, details=dict(winner=winner, quantile=quantile),
                       metric_max=get_metric(metric).upper)
+
+# %% ../nbs/05_intervals.ipynb #2e0cd0a5
+def _flat_fold_scores(fold_scores, n_repeats):
+    "The J fold scores as a float vector (an r × K matrix is read row by row, one row per repeat), checked."
+    raw = as_array(fold_scores, "fold_scores")
+    missing = np.isnan(raw) if np.issubdtype(raw.dtype, np.floating) else np.zeros(raw.shape, bool)
+    scores = as_float_array(np.where(missing, 0.0, raw) if missing.any() else raw, "fold_scores", ndim=(1, 2))
+    scores[missing] = np.nan  # a fold without a score (e.g. without both classes): the bound is NaN, with a warning
+    if scores.ndim == 2:
+        if n_repeats is not None and scores.shape[0] != n_repeats:
+            raise ValueError(f"fold_scores has {scores.shape[0]} rows (repeats) but n_repeats={n_repeats}")
+        scores = scores.ravel()
+    elif scores.ndim != 1:
+        raise ValueError(f"fold_scores must be a vector of J fold scores or an r × K matrix, got shape {scores.shape}")
+    elif n_repeats is not None and scores.size % check_int(n_repeats, "n_repeats", minimum=1):
+        raise ValueError(f"fold_scores has {scores.size} values, not a multiple of n_repeats={n_repeats}")
+    if scores.size < 2:
+        raise ValueError(f"fold_scores needs at least two folds (J >= 2) for a variance, got {scores.size}")
+    return scores
+
+
+def corrected_t_bound(fold_scores, # the J fold scores of one configuration (higher is better): a vector, or r × K with one row per repeat
+                      *,
+                      n_train, # n1: rows a fold's model was trained on (the mean over folds when they differ)
+                      n_test, # n2: rows a fold was scored on (the mean over folds when they differ)
+                      confidence_level: float = 0.95, # 1 − α of the one-sided bound
+                      n_repeats: int | None = None, # r, when `fold_scores` is a flat vector of r repeats of K folds (only checked: J counts every fold of every repeat)
+                      metric_max: float = np.inf, # the largest value the score can take: the interval's open end (1 for an AUC)
+                     ) -> LowerBound:
+    """Nadeau & Bengio's corrected resampled t: μ̂ − t_{1−α, J−1} · √((1/J + n2/n1) S²), with μ̂ and S² the mean
+    and variance of the J fold scores. A one-sided lower bound (for a loss, pass −loss and negate)."""
+    scores = _flat_fold_scores(fold_scores, n_repeats)
+    n_train = check_real(n_train, "n_train", minimum=0, open_minimum=True)
+    n_test = check_real(n_test, "n_test", minimum=0, open_minimum=True)
+    level = check_probability(confidence_level, "confidence_level")
+    j = scores.size
+    estimate = float(np.mean(scores))
+    if not np.isfinite(scores).all():
+        return _infeasible("CT", 1 - level, f"{int((~np.isfinite(scores)).sum())} of the {j} fold scores are NaN "
+                           "(e.g. a fold without both classes)", estimate, n_folds=j)
+    variance = float(scores.var(ddof=1))
+    factor = 1.0 / j + n_test / n_train
+    se = float(np.sqrt(factor * variance))
+    bound = estimate - float(stats.t.ppf(level, j - 1)) * se
+    return LowerBound(bound, estimate, "CT", 1 - level, metric_max=metric_max,
+                      details=dict(se=se, naive_se=float(np.sqrt(variance / j)), variance_factor=factor, n_folds=j,
+                                   df=j - 1, n_train=n_train, n_test=n_test))
+
+# %% ../nbs/05_intervals.ipynb #805831fa
+@dataclass(frozen=True, repr=False)
+class BiasCorrection:
+    "Tibshirani & Tibshirani's bias-corrected CV performance of the CV winner (a point estimate, not an interval)."
+    estimate: float # the winner's CV value corrected for the selection: apparent − bias (apparent + bias for a loss)
+    bias: float # the estimated optimism, ≥ 0: mean over folds of |best on the fold − winner on the fold|
+    apparent: float # the winner's CV value (mean over folds)
+    winner: int # the CV winner's column
+    fold_gaps: np.ndarray # per fold: the best configuration on the fold minus the winner on the fold (in the good direction)
+    greater_is_better: bool = True # the scores' direction
+
+    def to_dict(self) -> dict:
+        "Every field, JSON-safe (`result_dict`)."
+        return result_dict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+                 ) -> BiasCorrection: # equal to the result saved
+        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+        from ciauto._checks import result_from_dict
+        return result_from_dict(cls, d)
+
+    def to_frame(self):
+        "One row: estimate, bias, apparent, winner, n_folds."
+        import pandas as pd  # imported here: `import ciauto.intervals` stays light
+        return pd.DataFrame([{"estimate": self.estimate, "bias": self.bias, "apparent": self.apparent,
+                              "winner": self.winner, "n_folds": self.fold_gaps.size}])
+
+    def __repr__(self):
+        return (f"BiasCorrection(estimate={self.estimate:.4f}, bias={self.bias:.4f}, apparent={self.apparent:.4f}, "
+                f"winner={self.winner})")
+
+
+class _Direction(NamedTuple):
+    "The direction `cv_winner` asks a metric for."
+    greater_is_better: bool
+
+
+def tibshirani_bias_correction(fold_scores, # F × C fold scores: the metric of configuration c on fold f
+                               *,
+                               greater_is_better: bool = True, # False for a loss (the winner has the smallest mean)
+                              ) -> BiasCorrection:
+    """Tibshirani & Tibshirani (2009): bias = (1/F) Σ_f [best_c P[f, c] − P[f, winner]] (for a loss: winner − best),
+    estimate = the winner's CV value − bias (+ bias for a loss). The winner is the package's CV winner."""
+    scores = as_float_array(fold_scores, "fold_scores", ndim=2)  # refuses NaN: every configuration on every fold
+    check_bool(greater_is_better, "greater_is_better")
+    if scores.shape[0] < 2:
+        raise ValueError(f"fold_scores needs at least two folds (rows), got {scores.shape[0]}")
+    sign = 1.0 if greater_is_better else -1.0
+    winner = cv_winner(scores, _Direction(greater_is_better))
+    gaps = sign * (scores.max(axis=1) if greater_is_better else scores.min(axis=1)) - sign * scores[:, winner]
+    apparent = float(scores[:, winner].mean())
+    bias = float(gaps.mean())
+    return BiasCorrection(apparent - sign * bias, bias, apparent, winner, gaps, greater_is_better)
+
+# %% ../nbs/05_intervals.ipynb #189fec32
+def _rows(X, index):
+    "Rows `index` of X (a DataFrame by position, else an array)."
+    return X.iloc[index] if hasattr(X, "iloc") else X[index]
+
+
+def _fit_procedure(configurations, X, codes, train, seed, selection_folds, metric):
+    """The procedure a refit method evaluates, fitted on rows `train`: the one configuration, or, given several, the
+    CV winner among them (`selection_folds`-fold CV on `train`, the package's fold-mean rule) refit on `train`."""
+    if len(configurations) > 1:
+        inner = make_folds(codes[train], selection_folds, seed)
+        scores = np.full((selection_folds, len(configurations)), np.nan)
+        for c, configuration in enumerate(configurations):
+            try:
+                for f in range(selection_folds):
+                    fitted = _fit_one(configuration, X, codes, train[inner != f], seed)
+                    scores[f, c] = metric(codes[train[inner == f]], _scores(fitted, X, train[inner == f]))
+            except ValueError as error:  # a configuration that fails is left out of the selection, with a warning
+                warnings.warn(str(error), RuntimeWarning, stacklevel=2)
+                scores[:, c] = np.nan
+        configurations = [configurations[cv_winner(scores, metric)]]
+    return _fit_one(configurations[0], X, codes, train, seed)
+
+
+def _fit_one(configuration, X, codes, train, seed):
+    from ciauto.cvt import seeded_estimator  # scikit-learn is imported only by the methods that refit
+    model = seeded_estimator(configuration, seed)
+    try:
+        return model.fit(_rows(X, train), codes[train])
+    except Exception as error:  # noqa: BLE001 - any estimator's failure, reported with the configuration's name
+        raise ValueError(f"configuration {configuration.name!r} failed to fit on {len(train)} rows: "
+                         f"{type(error).__name__}: {error}") from error
+
+
+def _scores(model, X, rows):
+    from ciauto.cvt import predict_scores
+    return np.asarray(predict_scores(model, _rows(X, rows), 2), dtype=float)
+
+
+def _fit_and_score(configurations, X, codes, train, tests, seed, selection_folds, metric):
+    "One task of a refit method: fit the procedure on `train`, return its scores on each index array of `tests`."
+    model = _fit_procedure(configurations, X, codes, train, seed, selection_folds, metric)
+    return [_scores(model, X, t) for t in tests]
+
+
+def _task_batch(batch):
+    "Several tasks under one thread limit (setting the limit costs more than fitting a small model)."
+    with threadpool_limits(limits=1):
+        return [_fit_and_score(*task) for task in batch]
+
+
+def _run_tasks(tasks, *, n_jobs, progress, desc, batch_size: int = 16) -> list:
+    "Refit tasks (argument tuples of `_fit_and_score`) through joblib in batches, in order, with a progress bar."
+    batches = [tasks[i:i + batch_size] for i in range(0, len(tasks), batch_size)]
+    out = Parallel(n_jobs=check_n_jobs(n_jobs), return_as="generator")(delayed(_task_batch)(b) for b in batches)
+    results = []
+    with tqdm(total=len(tasks), desc=desc, disable=not progress) as bar:
+        for part in out:
+            results.extend(part)
+            bar.update(len(part))
+    return results
+
+
+def _refit_inputs(configurations, X, y, n_folds_needed, name):
+    "Configurations, X, 0/1 codes and the metric of a refit method, checked."
+    from ciauto.cvt import Configuration, as_configurations
+    single = hasattr(configurations, "fit") or isinstance(configurations, Configuration)
+    configurations = as_configurations([configurations] if single else configurations)
+    codes, _ = binary_codes(y)
+    if len(codes) != len(X):
+        raise ValueError(f"X has {len(X)} rows but y has {len(codes)}")
+    smaller = int(min(codes.sum(), len(codes) - codes.sum()))
+    if smaller < n_folds_needed:
+        raise ValueError(f"y has {smaller} rows of its smaller class; {name} needs at least {n_folds_needed} so that "
+                         "every fold holds both classes")
+    return configurations, X, codes.astype(np.int64)
+
+# %% ../nbs/05_intervals.ipynb #82c2f591
+def _stratified_subsample(codes, rows, n_test, rng):
+    "A random (train, test) split of `rows` with |test| = n_test, stratified (at least one row of each class in test)."
+    test = []
+    for k in (0, 1):
+        members = rows[codes[rows] == k]
+        take = min(max(1, int(round(n_test * members.size / rows.size))), members.size - 1)
+        test.append(rng.choice(members, size=take, replace=False))
+    test = np.sort(np.concatenate(test))
+    return np.setdiff1d(rows, test), test
+
+
+def _stratified_halves(codes, rng):
+    "Two disjoint halves of the rows (⌊n/2⌋ each), stratified by class."
+    first, second = [], []
+    for k in (0, 1):
+        members = rng.permutation(np.flatnonzero(codes == k))
+        first.append(members[: members.size // 2])
+        second.append(members[members.size // 2: 2 * (members.size // 2)])
+    return np.sort(np.concatenate(first)), np.sort(np.concatenate(second))
+
+
+def conservative_z_bound(configuration, # the configuration (a scikit-learn estimator, a `Configuration` or a one-element list); several: the CV winner among them is what is refit
+                         X, # the rows (DataFrame or array)
+                         y, # binary labels, one per row
+                         *,
+                         n_test: int | None = None, # n2: test rows of every subsample (default: n/10, at least 2)
+                         n_subsamples: int = 15, # J: random train/test subsamples per estimate (Nadeau & Bengio used 15)
+                         n_pairs: int = 10, # M: pairs of disjoint half-samples for the variance (Nadeau & Bengio used 10)
+                         metric="roc_auc", # a name of `ciauto.metrics.get_metric` (higher is better)
+                         confidence_level: float = 0.95, # 1 − α of the one-sided bound
+                         selection_folds: int = 5, # folds of the inner CV when several configurations are given
+                         random_state=None, # None, int, SeedSequence or Generator
+                         n_jobs: int | None = None, # joblib workers over the J (2M + 1) fits
+                         progress: bool = False, # show a tqdm bar over the fits
+                        ) -> LowerBound:
+    """Nadeau & Bengio's conservative Z: μ̂ = the mean metric over J subsamples (train n − n2, test n2);
+    σ̂² = (1/2M) Σ_m (μ̂_m − μ̂_m^c)², each μ̂ computed the same way (train ⌊n/2⌋ − n2) on the two disjoint halves of
+    the m-th split; bound = μ̂ − z_{1−α} σ̂. It refits the procedure J (2M + 1) times."""
+    metric = get_metric(metric)
+    n_subsamples = check_int(n_subsamples, "n_subsamples", minimum=2)
+    n_pairs = check_int(n_pairs, "n_pairs", minimum=1)
+    level = check_probability(confidence_level, "confidence_level")
+    configurations, X, codes = _refit_inputs(configuration, X, y, 4, "conservative_z_bound")
+    n = codes.size
+    n_test = max(2, n // 10) if n_test is None else check_int(n_test, "n_test", minimum=2)
+    if n // 2 - n_test < 2:
+        raise ValueError(f"n_test={n_test} leaves fewer than 2 training rows in a half-sample of {n // 2} rows")
+    root = as_seed_sequence(random_state)
+    seed = int(keyed_child(root, "model").generate_state(1)[0])
+    rng = as_generator(keyed_child(root, "splits"))
+    parts = [np.arange(n)]  # the whole data, then the two halves of every pair
+    for _ in range(n_pairs):
+        parts.extend(_stratified_halves(codes, rng))
+    tasks, owners = [], []
+    for p, rows in enumerate(parts):
+        for _ in range(n_subsamples):
+            train, test = _stratified_subsample(codes, rows, n_test, rng)
+            tasks.append((configurations, X, codes, train, [test], seed, selection_folds, metric))
+            owners.append((p, test))
+    scores = _run_tasks(tasks, n_jobs=n_jobs, progress=progress, desc="conservative Z fits")
+    values = np.array([metric(codes[test], s[0]) for (_, test), s in zip(owners, scores)])
+    means = values.reshape(len(parts), n_subsamples).mean(axis=1)
+    estimate = float(means[0])
+    pairs = means[1:].reshape(n_pairs, 2)
+    se = float(np.sqrt(((pairs[:, 0] - pairs[:, 1]) ** 2).sum() / (2 * n_pairs)))
+    if not np.isfinite([estimate, se]).all():
+        return _infeasible("CZ", 1 - level, "a subsample's metric is NaN", estimate)
+    bound = estimate - float(ndtri(level)) * se
+    return LowerBound(bound, estimate, "CZ", 1 - level, metric_max=metric.upper,
+                      details=dict(se=se, subsample_means=means.tolist(), n_subsamples=n_subsamples, n_pairs=n_pairs, n_test=n_test,
+                                   n_train=n - n_test, n_fits=len(tasks)))
+
+# %% ../nbs/05_intervals.ipynb #52277e7e
+@dataclass(frozen=True, repr=False)
+class NCVResult:
+    "Bates, Hastie & Tibshirani's nested-CV estimate and interval for the error (or performance) of the fitted model."
+    estimate: float # Err̂_NCV − bias: the bias-corrected point estimate
+    ci_low: float # the interval's lower end; alias of `confidence_interval.low`
+    ci_high: float # the interval's upper end; alias of `confidence_interval.high`
+    confidence_level: float # 1 − α
+    alternative: str # "two-sided", "greater" (a lower bound) or "less" (an upper bound)
+    se: float # the interval's standard error: the naive SE at n rows × the inflation
+    mse: float # MSÊ = mean(a) − mean(b): the nested-CV estimate of the MSE of the CV point estimate
+    inflation: float # √max(0, MSÊ) / the naive SE at n(K−1)/K rows, clipped to [1, √K]
+    bias: float # (Err̂_NCV − Err̂_CV)(1 + ((K−2)/K)^1.5)
+    ncv_mean: float # Err̂_NCV: the mean inner-CV value
+    cv_mean: float # Err̂_CV: the mean of the ordinary K-fold CV estimates
+    naive_se: float # the naive CV standard error at n rows (as if the folds were independent)
+    n_folds: int # K
+    n_repeats: int # R: random fold assignments of the nested CV
+    n_fits: int # models fitted
+    statistic: str # the metric's name, or "loss" for a per-row loss
+    greater_is_better: bool # the statistic's direction
+
+    @property
+    def confidence_interval(self) -> ConfidenceInterval:
+        return ConfidenceInterval(self.ci_low, self.ci_high)
+
+    def to_dict(self) -> dict:
+        "Every field and `confidence_interval`, JSON-safe (`result_dict`)."
+        return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
+
+    @classmethod
+    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+                 ) -> NCVResult: # equal to the result saved
+        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+        from ciauto._checks import result_from_dict
+        return result_from_dict(cls, d)
+
+    def to_frame(self):
+        "One row of every field."
+        import pandas as pd  # imported here: `import ciauto.intervals` stays light
+        return pd.DataFrame([{k: getattr(self, k) for k in self.__dataclass_fields__}])
+
+    def __repr__(self):
+        return (f"NCVResult(estimate={self.estimate:.4f}, interval=[{self.ci_low:.4f}, {self.ci_high:.4f}], "
+                f"se={self.se:.4f}, inflation={self.inflation:.2f}, K={self.n_folds}, R={self.n_repeats})")
+
+# %% ../nbs/05_intervals.ipynb #209ebb99
+def _auc_and_variance(y, s):
+    "The AUC and its DeLong variance (NaN with fewer than two rows of a class)."
+    v, u = delong_placements(y, s)
+    if v.size < 2 or u.size < 2:
+        return float(v.mean()) if v.size and u.size else np.nan, np.nan
+    return float(v.mean()), float(v.var(ddof=1) / v.size + u.var(ddof=1) / u.size)
+
+
+def _set_statistic(loss, y, s):
+    """(value, variance of the value, per-row values or None) of one set of rows: the mean per-row loss with
+    var/n, or the AUC with its DeLong variance."""
+    if loss is None:
+        return (*_auc_and_variance(y, s), None)
+    e = np.asarray(loss(y, s), dtype=float)
+    return float(e.mean()), float(e.var(ddof=1) / e.size), e
+
+
+def _ncv_tasks(folds, configurations, X, codes, seed, selection_folds, metric):
+    "Fits of one nested-CV repetition: every pair of held-out folds (K(K−1)/2 fits), then every single fold (K)."
+    k = int(folds.max()) + 1
+    rows = [np.flatnonzero(folds == f) for f in range(k)]
+    pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
+    tasks = [(configurations, X, codes, np.flatnonzero((folds != a) & (folds != b)), [rows[a], rows[b]], seed,
+              selection_folds, metric) for a, b in pairs]
+    tasks += [(configurations, X, codes, np.flatnonzero(folds != a), [rows[a]], seed, selection_folds, metric)
+              for a in range(k)]
+    return tasks, rows, pairs
+
+
+def _ncv_pivots(scores, rows, pairs, codes, loss):
+    """For every held-out fold k: a = stat(inner CV on the other folds) − stat(outer model on fold k),
+    b = var of the outer value, and the inner values (per-row errors for a loss)."""
+    k = len(rows)
+    inner = {}  # (held-out fold, scored fold) -> scores of the model fitted without both
+    for (a, b), s in zip(pairs, scores):
+        inner[a, b], inner[b, a] = s[0], s[1]
+    out = []
+    for f in range(k):
+        others = [g for g in range(k) if g != f]
+        idx = np.concatenate([rows[g] for g in others])
+        s_in = np.concatenate([inner[g, f] for g in others])  # fold g scored by the model without f and g
+        value_in, variance_in, e_in = _set_statistic(loss, codes[idx], s_in)
+        value_out, variance_out, _ = _set_statistic(loss, codes[rows[f]], scores[len(pairs) + f][0])
+        out.append((value_in - value_out, variance_out, value_in, variance_in, e_in))
+    return out
+
+# %% ../nbs/05_intervals.ipynb #98ba1fd5
+def ncv_interval(configurations, # one configuration (a scikit-learn estimator or `Configuration`), or several: then the procedure is "pick the CV winner, refit it"
+                 X, # the rows (DataFrame or array)
+                 y, # binary labels, one per row
+                 *,
+                 metric="roc_auc", # "roc_auc" (AUC with its DeLong variance), unless `loss` is given
+                 loss=None, # a per-row loss `loss(y, scores) -> array` (Bates et al.'s setting, lower is better), instead of the AUC
+                 n_folds: int = 5, # K
+                 n_repeats: int = 20, # R: random fold assignments (Bates et al. use 50–200; the MSE estimate is noisy with few)
+                 bias_repeats: int | None = None, # ordinary K-fold CVs for the bias estimate (default: ⌈R/5⌉, as the authors' code)
+                 confidence_level: float = 0.95, # 1 − α
+                 alternative: str = "two-sided", # "two-sided" (Bates et al.), "greater" (lower bound) or "less" (upper bound)
+                 selection_folds: int = 5, # folds of the inner CV that picks the winner, when several configurations are given
+                 random_state=None, # None, int, SeedSequence or Generator
+                 n_jobs: int | None = None, # joblib workers over the fits (any backend)
+                 progress: bool = True, # show a tqdm bar over the fits
+                ) -> NCVResult:
+    """Bates, Hastie & Tibshirani's nested CV (their Algorithm 1 and the `nestedcv` package): for R random K-fold
+    assignments and every fold k, a_k = (ē_in − ē_out)², b_k = the variance of ē_out; MSÊ = mean(a) − mean(b);
+    the interval is Err̂_NCV − bias ± z · SE, SE = the naive SE at n rows × clip(√MSÊ / naive SE at n(K−1)/K, 1, √K).
+    With `loss` the formulas are theirs; for the AUC, ē is the AUC of a set of rows and its variance DeLong's."""
+    n_folds = check_int(n_folds, "n_folds", minimum=3)
+    n_repeats = check_int(n_repeats, "n_repeats", minimum=2)
+    bias_repeats = -(-n_repeats // 5) if bias_repeats is None else check_int(bias_repeats, "bias_repeats", minimum=0)
+    level = check_probability(confidence_level, "confidence_level")
+    check_choice(alternative, "alternative", ("two-sided", "greater", "less"))
+    if loss is not None and not callable(loss):
+        raise TypeError(f"loss must be a callable loss(y, scores) -> per-row array, got {type(loss).__name__}")
+    metric = get_metric(metric)
+    if loss is None and metric.name != "roc_auc":
+        raise ValueError(f"ncv_interval computes the AUC (metric='roc_auc') or a per-row `loss`; got metric={metric.name!r}")
+    configurations, X, codes = _refit_inputs(configurations, X, y, n_folds, "ncv_interval")
+    root = as_seed_sequence(random_state)
+    seed = int(keyed_child(root, "model").generate_state(1)[0])
+    tasks, layout = [], []
+    for r in range(n_repeats):
+        folds = make_folds(codes, n_folds, int(keyed_child(root, "repeat", r).generate_state(1)[0]))
+        t, rows, pairs = _ncv_tasks(folds, configurations, X, codes, seed, selection_folds, metric)
+        layout.append((len(tasks), len(t), rows, pairs))
+        tasks += t
+    cv_layout = []
+    for r in range(bias_repeats):
+        folds = make_folds(codes, n_folds, int(keyed_child(root, "cv", r).generate_state(1)[0]))
+        cv_layout.append((len(tasks), folds))
+        tasks += [(configurations, X, codes, np.flatnonzero(folds != f), [np.flatnonzero(folds == f)], seed,
+                   selection_folds, metric) for f in range(n_folds)]
+    scores = _run_tasks(tasks, n_jobs=n_jobs, progress=progress, desc="nested CV fits")
+    pivots = [p for start, size, rows, pairs in layout
+              for p in _ncv_pivots(scores[start:start + size], rows, pairs, codes, loss)]
+    a = np.array([p[0] for p in pivots]) ** 2
+    b = np.array([p[1] for p in pivots])
+    if loss is None:
+        ncv_mean = float(np.mean([p[2] for p in pivots]))
+        se_sub = float(np.sqrt(np.nanmean([p[3] for p in pivots])))  # the naive SE of an inner CV (n(K−1)/K rows)
+    else:
+        errors = np.concatenate([p[4] for p in pivots])  # every inner-CV error: the authors' `ho_errs`
+        ncv_mean = float(errors.mean())
+        se_sub = float(errors.std(ddof=1) / np.sqrt(np.floor(codes.size * (n_folds - 1) / n_folds)))
+    if np.isnan(b).any():
+        warnings.warn(f"{int(np.isnan(b).sum())} of {b.size} held-out folds have fewer than two rows of a class: "
+                      "their variance term is left out of MSÊ", RuntimeWarning, stacklevel=2)
+    mse = float(np.nanmean(a) - np.nanmean(b))
+    inflation = float(np.clip(np.sqrt(max(0.0, mse)) / se_sub, 1.0, np.sqrt(n_folds)))
+    naive_se = se_sub * np.sqrt(np.floor(codes.size * (n_folds - 1) / n_folds) / codes.size)
+    cv_values = []
+    for start, folds in cv_layout:
+        pooled = np.empty(codes.size)
+        for f in range(n_folds):
+            pooled[folds == f] = scores[start + f][0]
+        cv_values.append(_set_statistic(loss, codes, pooled)[0])
+    cv_mean = float(np.mean(cv_values)) if cv_values else ncv_mean
+    bias = (ncv_mean - cv_mean) * (1 + ((n_folds - 2) / n_folds) ** 1.5)
+    estimate = ncv_mean - bias
+    se = float(naive_se * inflation)
+    z = float(ndtri(1 - (1 - level) / 2)) if alternative == "two-sided" else float(ndtri(level))
+    low = estimate - z * se if alternative != "less" else -np.inf
+    high = estimate + z * se if alternative != "greater" else np.inf
+    greater = loss is None
+    if greater:  # an AUC lives in [0, 1]
+        low, high = max(low, 0.0), min(high, 1.0)
+    return NCVResult(float(estimate), float(low), float(high), level, alternative, se, mse, inflation, float(bias),
+                     ncv_mean, cv_mean, float(naive_se), n_folds, n_repeats, len(tasks),
+                     "loss" if loss is not None else metric.name, greater)

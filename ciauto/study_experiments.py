@@ -256,8 +256,12 @@ def _real_data_task(name, X, codes, train_size, split, seed, configurations, met
         return _holdout_truth(configurations[column_to_configuration[column]], refit_seed, X_train, y_train,
                               X_holdout, y_holdout)
 
+    # what a method that refits needs (conservative Z, nested CV): the training rows and each column's configuration
+    refit = {"X": X_train, "y": y_train, "seed": refit_seed,
+             "configurations": {c: configurations[i] for c, i in column_to_configuration.items()}}
     run = StudyRun(cvt.predictions, cvt.y, cvt.folds, truth=truth, metric="roc_auc",
-                   selection_seed=keyed_child(seed, "selection"), selection_options=selection_options)
+                   selection_seed=keyed_child(seed, "selection"), selection_options=selection_options,
+                   info={"split": split, "refit": refit})
     records = apply_methods(run, methods, alpha=alpha, seed=seed, method_options=method_options)
     describe = {"dataset": name, "train_size": train_size, "n_holdout": len(holdout),
                 "n_configurations": run.n_configurations, "n_folds": run.n_folds}

@@ -17,15 +17,18 @@ import pandas as pd
 from ._checks import (ConfidenceInterval, as_seed_sequence, check_choice, child_generator, int_child_generator,
                             interval_dict, result_dict)
 from .bbc import bbc
-from .intervals import (HM_VARIANTS, DegenerateBoundWarning, InfeasibleBoundWarning, LowerBound, delong_bound,
-                              hanley_mcneil_bound, mabt_bound, naive_bootstrap_bound, tilting_bound)
+from .intervals import (HM_VARIANTS, DegenerateBoundWarning, InfeasibleBoundWarning, LowerBound,
+                              conservative_z_bound, corrected_t_bound, delong_bound, hanley_mcneil_bound, mabt_bound,
+                              naive_bootstrap_bound, ncv_interval, tibshirani_bias_correction, tilting_bound)
+from .metrics import get_metric
 from .study_run import StudyRun
 
 # %% auto #0
-__all__ = ['PAPER_METHODS', 'MethodOutput', 'StudyMethod', 'register_method', 'unregister_method', 'list_methods', 'get_method',
-           'resolve_methods', 'check_method_options', 'apply_methods', 'bbc_bound', 'bbc_folds_bound', 'naive_bound',
-           'delong_split_bound', 'hanley_mcneil_split_bound', 'tilting_split_bound', 'mabt_split_bound',
-           'reference_options']
+__all__ = ['PAPER_METHODS', 'YARDSTICK_METHODS', 'REFIT_ONLY', 'MethodOutput', 'StudyMethod', 'register_method',
+           'unregister_method', 'list_methods', 'get_method', 'resolve_methods', 'check_method_options',
+           'apply_methods', 'bbc_bound', 'bbc_folds_bound', 'naive_bound', 'delong_split_bound',
+           'hanley_mcneil_split_bound', 'tilting_split_bound', 'mabt_split_bound', 'reference_options',
+           'corrected_t_study_bound', 'tibshirani_study_estimate', 'conservative_z_study_bound', 'ncv_study_bound']
 
 # %% ../nbs/06b_study_methods.ipynb #7aaba933
 @dataclass(frozen=True)
@@ -369,3 +372,114 @@ def reference_options(
             "selection_options": {"direction": "auto"},
             "simulation_options": {"score_location": "reference"},
             "strict_inclusion": tuple(m for m in names if m == "NB")}
+
+# %% ../nbs/06b_study_methods.ipynb #42da6eff
+YARDSTICK_METHODS = ("CT", "TT", "CZ", "NCV")
+REFIT_ONLY = "needs refits of the data: real-data protocol only"
+
+
+def _fold_sizes(run: StudyRun) -> tuple[float, float]:
+    "n1, n2: the mean training and test rows of the run's folds."
+    n_test = float(np.bincount(run.folds).mean())
+    return run.n_samples - n_test, n_test
+
+
+def corrected_t_study_bound(run: StudyRun, # one run
+                            *,
+                            alpha, # one-sided level, in (0, 1)
+                            random_state=None, # unused (the corrected t draws nothing)
+                           ) -> MethodOutput:
+    "CT: Nadeau & Bengio's corrected resampled t on the CV winner's fold scores (it ignores the selection)."
+    if not get_metric(run.metric).greater_is_better:
+        return MethodOutput(np.nan, None, "CT bounds a score where higher is better")
+    n_train, n_test = _fold_sizes(run)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InfeasibleBoundWarning)  # the record's reason says it
+        result = corrected_t_bound(run.fold_scores[:, run.winner], n_train=n_train, n_test=n_test,
+                                   confidence_level=1 - alpha)
+    return MethodOutput(result.bound, run.winner, result.reason or "")
+
+
+def tibshirani_study_estimate(run: StudyRun, # one run
+                              *,
+                              alpha, # unused: a point estimate has no level
+                              random_state=None, # unused
+                             ) -> MethodOutput:
+    """TT: Tibshirani & Tibshirani's bias-corrected CV estimate of the winner, recorded in the bound column. It is a
+    point estimate, not a bound: an unbiased one lies below the truth about half the time."""
+    scores = run.fold_scores
+    if np.isnan(scores).any():
+        return MethodOutput(np.nan, None, "a fold score is NaN (a fold without both classes)")
+    result = tibshirani_bias_correction(scores, greater_is_better=get_metric(run.metric).greater_is_better)
+    return MethodOutput(result.estimate, result.winner, "point estimate, not a bound")
+
+# %% ../nbs/06b_study_methods.ipynb #7b95bcd6
+def _refit_data(run: StudyRun, max_split):
+    "The run's training data for a method that refits, or the reason it cannot refit here."
+    data = run.info.get("refit")
+    if data is None:
+        return None, REFIT_ONLY
+    if max_split is not None and run.info.get("split", 0) >= max_split:
+        return None, f"run on the first {max_split} splits only (refits are costly)"
+    return data, ""
+
+
+def conservative_z_study_bound(run: StudyRun, # one run of the real-data study (its `info` holds the training data)
+                               *,
+                               alpha, # one-sided level, in (0, 1)
+                               random_state, # the method's stream
+                               n_subsamples: int = 10, # J (Nadeau & Bengio: 15)
+                               n_pairs: int = 5, # M (Nadeau & Bengio: 10)
+                               max_split: int | None = 10, # refit on splits 0..max_split−1 only (None: every split)
+                              ) -> MethodOutput:
+    "CZ: Nadeau & Bengio's conservative Z for the CV winner's configuration, refit (it ignores the selection)."
+    data, reason = _refit_data(run, max_split)
+    if data is None:
+        return MethodOutput(np.nan, None, reason)
+    _, n_test = _fold_sizes(run)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", InfeasibleBoundWarning)
+            result = conservative_z_bound(data["configurations"][run.winner], data["X"], data["y"],
+                                          n_test=max(2, int(round(n_test))), n_subsamples=n_subsamples,
+                                          n_pairs=n_pairs, confidence_level=1 - alpha, random_state=random_state,
+                                          n_jobs=1)
+    except ValueError as error:  # a refit that fails is this run's NaN, with its reason, not the study's end
+        return MethodOutput(np.nan, None, f"refit failed: {error}")
+    return MethodOutput(result.bound, run.winner, result.reason or "")
+
+
+def ncv_study_bound(run: StudyRun, # one run of the real-data study (its `info` holds the training data)
+                    *,
+                    alpha, # one-sided level, in (0, 1)
+                    random_state, # the method's stream
+                    family: str = "logistic_regression", # the fixed configuration: the first column of this model family
+                    n_folds: int = 5, # K
+                    n_repeats: int = 10, # R (Bates et al. use more; the study keeps refits affordable)
+                    max_split: int | None = 10, # refit on splits 0..max_split−1 only (None: every split)
+                   ) -> MethodOutput:
+    """NCV: Bates et al.'s nested-CV lower bound (one-sided, at 1 − α) for one fixed, cheap configuration: no
+    selection, so it bounds that configuration's holdout AUC, not the winner's."""
+    data, reason = _refit_data(run, max_split)
+    if data is None:
+        return MethodOutput(np.nan, None, reason)
+    columns = [c for c, conf in sorted(data["configurations"].items()) if conf.family == family]
+    if not columns:
+        return MethodOutput(np.nan, None, f"no configuration of the family {family!r} in this run")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # folds with a single row of a class: left out of MSÊ
+            result = ncv_interval(data["configurations"][columns[0]], data["X"], data["y"], n_folds=n_folds,
+                                  n_repeats=n_repeats, confidence_level=1 - alpha, alternative="greater",
+                                  random_state=random_state, n_jobs=1, progress=False)
+    except ValueError as error:  # a refit that fails is this run's NaN, with its reason, not the study's end
+        return MethodOutput(np.nan, None, f"refit failed: {error}")
+    return MethodOutput(result.ci_low, columns[0], "")
+
+# %% ../nbs/06b_study_methods.ipynb #56814146
+register_method("CT", corrected_t_study_bound, replace=True)
+register_method("TT", tibshirani_study_estimate, replace=True)
+register_method("CZ", conservative_z_study_bound, binary_only=True, replace=True,
+                defaults={"n_subsamples": 10, "n_pairs": 5, "max_split": 10})
+register_method("NCV", ncv_study_bound, binary_only=True, replace=True,
+                defaults={"n_repeats": 10, "max_split": 10})

@@ -20,7 +20,7 @@ import pytest
 import ciauto
 
 RESULT_NAME = re.compile(r"(Result|Selection|Metrics|Sets|Predictions|Bound)$")
-EXTRA = {"Band", "Subgroup", "MethodOutput"}  # results whose names do not say so, covered as well
+EXTRA = {"Band", "Subgroup", "MethodOutput", "BiasCorrection"}  # results whose names do not say so, covered as well
 
 
 def _instances() -> dict:
@@ -29,7 +29,7 @@ def _instances() -> dict:
     from ciauto.bbc import bbc
     from ciauto.conformal import conformal_metrics, conformal_selection, get_band
     from ciauto.cvt import NestedCVResult
-    from ciauto.intervals import delong_bound, learn_eval_selection
+    from ciauto.intervals import NCVResult, delong_bound, learn_eval_selection, tibshirani_bias_correction
     from ciauto.prediction_sets import conformal_sets
     from ciauto.simulation import simulate_predictions
     from ciauto.study_methods import MethodOutput
@@ -62,6 +62,9 @@ def _instances() -> dict:
             "SubgroupResult": corrected_gaps(found, data, n_bootstraps=20, random_state=0),
             "Subgroup": found.subgroups[0],
             "MethodOutput": MethodOutput(0.6, 1),
+            "NCVResult": NCVResult(0.8, 0.7, 0.9, 0.95, "two-sided", 0.05, 0.002, 1.3, 0.01, 0.81, 0.8, 0.04, 5, 10,
+                                   154, "roc_auc", True),
+            "BiasCorrection": tibshirani_bias_correction(np.array([[0.7, 0.8], [0.9, 0.6]])),
         }
 
 
