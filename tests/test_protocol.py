@@ -27,6 +27,7 @@ def _instances() -> dict:
     "name -> one instance of every result class, built small."
     from ciauto.adapters import from_oof
     from ciauto.bbc import bbc
+    from ciauto.compare import compare_to, paired_difference, top_k
     from ciauto.conformal import conformal_metrics, conformal_selection, get_band
     from ciauto.cvt import NestedCVResult
     from ciauto.intervals import delong_bound, learn_eval_selection
@@ -62,6 +63,9 @@ def _instances() -> dict:
             "SubgroupResult": corrected_gaps(found, data, n_bootstraps=20, random_state=0),
             "Subgroup": found.subgroups[0],
             "MethodOutput": MethodOutput(0.6, 1),
+            "ComparisonResult": compare_to(P, 1, y=y, folds=folds, n_bootstraps=50, random_state=0),
+            "TopKResult": top_k(P, 3, y=y, folds=folds, n_bootstraps=50, random_state=0),
+            "PairedDifferenceResult": paired_difference(y, P[:, 0], P[:, 1]),
         }
 
 
@@ -91,7 +95,7 @@ def test_every_result_class_is_covered(instances):
 @pytest.mark.parametrize("name", ["SimulatedPredictions", "CVTResult", "_UnfoldedCVTResult", "NestedCVResult",
                                   "BBCResult", "LowerBound", "Selection", "Band", "ConformalMetrics",
                                   "ConformalSelection", "PredictionSets", "SubgroupResult", "Subgroup",
-                                  "MethodOutput"])
+                                  "MethodOutput", "ComparisonResult", "TopKResult", "PairedDifferenceResult"])
 def test_protocol(instances, name):
     "to_dict() is strict JSON, to_frame() a DataFrame, and an interval has low <= high."
     r = instances[name]
@@ -114,7 +118,8 @@ def test_protocol(instances, name):
 
 def test_interval_results_are_intervals(instances):
     "The interval results: the two-sided/one-sided bounds and the corrected gaps all expose confidence_interval."
-    for name in ("BBCResult", "LowerBound", "ConformalMetrics", "SubgroupResult", "MethodOutput"):
+    for name in ("BBCResult", "LowerBound", "ConformalMetrics", "SubgroupResult", "MethodOutput", "ComparisonResult",
+                 "TopKResult", "PairedDifferenceResult"):
         assert instances[name].confidence_interval is not None, name
     bound = instances["LowerBound"]
     assert (bound.confidence_interval.low, bound.confidence_interval.high) == (bound.bound, 1.0)
