@@ -37,6 +37,10 @@ def compare_to(result, # anything `bbc` takes: a CVTResult, or N×C predictions 
     quantile = options.pop("quantile", "inverted_cdf")
     run = _prepare(result, groups, n_bootstraps, confidence_level, alternative, quantile, options)
     base = _baseline_column(baseline, run)
+    if base == run.winner:
+        warnings.warn(f"the baseline {run.name(base)!r} is the CV winner itself: its naive gain is 0, and the estimate "
+                      "says what the selection's luck is worth (the re-selected winner against it, out of bag)",
+                      UserWarning, stacklevel=2)
     L, winners, redraws, defects, _, _, extra = _bootstrap(run, random_state, extra=[base])
     gains = (run.scale * (L - extra[:, 0])).astype(np.float64)  # in the metric's units
     gains.setflags(write=False)
