@@ -20,7 +20,104 @@ from .bbc import (_ALTERNATIVES, _METHODS, _check_draws, _check_group_classes, _
 from .metrics import resolve_metric, roc_auc
 
 # %% auto #0
-__all__ = ['compare_to', 'ComparisonResult', 'top_k', 'TopKResult', 'paired_difference', 'PairedDifferenceResult']
+__all__ = ['ComparisonResult', 'compare_to', 'TopKResult', 'top_k', 'PairedDifferenceResult', 'paired_difference']
+
+# %% ../nbs/03b_compare.ipynb #08537189
+def _from_dict(cls, d: dict):
+    "A result rebuilt from its `to_dict()`: lists back to arrays where the field is an array, None back to NaN."
+    values = {}
+    for f in fields(cls):
+        v = d[f.name]
+        if f.type in ("np.ndarray",) or isinstance(v, list):
+            v = np.array([np.nan if x is None else x for x in np.ravel(v)] if v and not isinstance(v[0], list) else
+                         [[np.nan if x is None else x for x in row] for row in v], dtype=None if v else np.float64)
+            if f.name in ("bootstrap_winners", "configurations"):
+                v = v.astype(np.int64)
+            v.setflags(write=False)
+        elif v is None and f.type == "float":
+            v = np.nan
+        values[f.name] = v
+    return cls(**values)
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class ComparisonResult:
+    """What `compare_to` returns: the winner's bias-corrected gain over the baseline, its interval and the
+    bootstrap distribution of the out-of-bag gains."""
+    estimate: float  # mean of the out-of-bag gains G_b: the bias-corrected θ(winner) − θ(baseline)
+    ci_low: float  # lower end of the interval (−span for alternative="less")
+    ci_high: float  # upper end of the interval (the metric's span for alternative="greater")
+    confidence_level: float  # the interval's level, in (0, 1)
+    alternative: str  # "two-sided", "greater" (a lower bound on the gain) or "less" (an upper bound)
+    pvalue: float  # bootstrap p-value of "no gain" against `alternative`
+    apparent: float  # the naive gain: the winner's CV value minus the baseline's (optimistically biased)
+    bias: float  # apparent − estimate
+    winner: int  # the CV winner's column
+    baseline: int  # the baseline's column
+    winner_name: str  # the winner's configuration name (else its column)
+    baseline_name: str  # the baseline's configuration name (else its column)
+    winner_estimate: float  # the winner's own bias-corrected value (bbc's estimate for the same draws)
+    baseline_estimate: float  # the baseline's mean out-of-bag value
+    distribution: np.ndarray  # G_1..G_B in draw order
+    bootstrap_winners: np.ndarray  # the column that won each draw (bbc's winners, draw by draw)
+    metric: str  # the metric's name
+    method: str  # "pooled" (rows or groups resampled) or "folds" (BBC-F: folds resampled)
+    n_bootstraps: int  # B
+    n_redraws: int  # unusable draws discarded and redrawn
+    n_units: int  # the bootstrap's units: rows, groups or folds
+    winner_rule: str  # the CV winner's rule: "fold_mean" or "pooled"
+
+    def __repr__(self):
+        return (f"ComparisonResult(metric={self.metric!r}, winner={self.winner} {self.winner_name!r}, baseline="
+                f"{self.baseline} {self.baseline_name!r}, apparent={self.apparent:.4f}, estimate={self.estimate:.4f}, "
+                f"ci=[{self.ci_low:.4f}, {self.ci_high:.4f}] ({100 * self.confidence_level:g}% {self.alternative}), "
+                f"pvalue={self.pvalue:.4g}, n_bootstraps={self.n_bootstraps})")
+
+    @property
+    def confidence_interval(self) -> ConfidenceInterval:
+        "The interval (`low`, `high`) for the gain at `confidence_level`."
+        return ConfidenceInterval(self.ci_low, self.ci_high)
+
+    def to_dict(self) -> dict:
+        "Every field (the distribution in full), `confidence_interval` and `confidence_level`: JSON-safe."
+        return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
+
+    @classmethod
+    def from_dict(cls, d: dict # a `to_dict()` output
+                 ) -> ComparisonResult:
+        "The result back from `to_dict()`."
+        return _from_dict(cls, d)
+
+    def to_frame(self):
+        "One row per bootstrap draw: the draw's winner and its out-of-bag gain over the baseline; a DataFrame."
+        import pandas as pd
+        return pd.DataFrame({"bootstrap": np.arange(self.n_bootstraps), "winner": self.bootstrap_winners,
+                             "gain": self.distribution})
+
+    def plot(self, ax=None, # matplotlib axes to draw on (default: a new figure)
+             bins="auto", # histogram bins, as numpy.histogram takes them
+            ):
+        "Histogram of the out-of-bag gains with the naive gain, the estimate, the interval and zero marked."
+        return _plot_gain(self, ax, bins)
+
+# %% ../nbs/03b_compare.ipynb #91468d24
+def _plot_gain(r, ax, bins):
+    import matplotlib.pyplot as plt
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 3.5))
+    ax.hist(r.distribution, bins=bins, color="0.75", edgecolor="0.45")
+    low = max(r.ci_low, r.distribution.min()) if np.isfinite(r.ci_low) else r.distribution.min()
+    high = min(r.ci_high, r.distribution.max()) if np.isfinite(r.ci_high) else r.distribution.max()
+    ax.axvspan(low, high, color="tab:blue", alpha=0.12,
+               label=f"{100 * r.confidence_level:g}% CI [{r.ci_low:.3f}, {r.ci_high:.3f}]")
+    ax.axvline(0, color="0.3", lw=1, ls=":", label="no gain")
+    ax.axvline(r.estimate, color="k", lw=2, label=f"estimate {r.estimate:.3f}")
+    ax.axvline(r.apparent, color="tab:red", ls="--", lw=2, label=f"naive {r.apparent:.3f}")
+    ax.set(xlabel=f"out-of-bag gain in {r.metric}: winner − baseline", ylabel="bootstraps",
+           title=f"{r.winner_name} over {r.baseline_name}, B = {r.n_bootstraps}")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
+    ax.figure.tight_layout()
+    return ax
 
 # %% ../nbs/03b_compare.ipynb #f3054d1a
 def compare_to(result, # anything `bbc` takes: a CVTResult, or N×C predictions with `y=` (and `folds=`)
@@ -177,155 +274,6 @@ def _bootstrap_pvalue(performance_gains, alternative) -> float:
         return float(less)
     return float(min(1.0, 2 * min(greater, less)))
 
-# %% ../nbs/03b_compare.ipynb #08537189
-def _from_dict(cls, d: dict):
-    "A result rebuilt from its `to_dict()`: lists back to arrays where the field is an array, None back to NaN."
-    values = {}
-    for f in fields(cls):
-        v = d[f.name]
-        if f.type in ("np.ndarray",) or isinstance(v, list):
-            v = np.array([np.nan if x is None else x for x in np.ravel(v)] if v and not isinstance(v[0], list) else
-                         [[np.nan if x is None else x for x in row] for row in v], dtype=None if v else np.float64)
-            if f.name in ("bootstrap_winners", "configurations"):
-                v = v.astype(np.int64)
-            v.setflags(write=False)
-        elif v is None and f.type == "float":
-            v = np.nan
-        values[f.name] = v
-    return cls(**values)
-
-
-@dataclass(frozen=True, repr=False, eq=False)
-class ComparisonResult:
-    """What `compare_to` returns: the winner's bias-corrected gain over the baseline, its interval and the
-    bootstrap distribution of the out-of-bag gains."""
-    estimate: float  # mean of the out-of-bag gains G_b: the bias-corrected θ(winner) − θ(baseline)
-    ci_low: float  # lower end of the interval (−span for alternative="less")
-    ci_high: float  # upper end of the interval (the metric's span for alternative="greater")
-    confidence_level: float  # the interval's level, in (0, 1)
-    alternative: str  # "two-sided", "greater" (a lower bound on the gain) or "less" (an upper bound)
-    pvalue: float  # bootstrap p-value of "no gain" against `alternative`
-    apparent: float  # the naive gain: the winner's CV value minus the baseline's (optimistically biased)
-    bias: float  # apparent − estimate
-    winner: int  # the CV winner's column
-    baseline: int  # the baseline's column
-    winner_name: str  # the winner's configuration name (else its column)
-    baseline_name: str  # the baseline's configuration name (else its column)
-    winner_estimate: float  # the winner's own bias-corrected value (bbc's estimate for the same draws)
-    baseline_estimate: float  # the baseline's mean out-of-bag value
-    distribution: np.ndarray  # G_1..G_B in draw order
-    bootstrap_winners: np.ndarray  # the column that won each draw (bbc's winners, draw by draw)
-    metric: str  # the metric's name
-    method: str  # "pooled" (rows or groups resampled) or "folds" (BBC-F: folds resampled)
-    n_bootstraps: int  # B
-    n_redraws: int  # unusable draws discarded and redrawn
-    n_units: int  # the bootstrap's units: rows, groups or folds
-    winner_rule: str  # the CV winner's rule: "fold_mean" or "pooled"
-
-    def __repr__(self):
-        return (f"ComparisonResult(metric={self.metric!r}, winner={self.winner} {self.winner_name!r}, baseline="
-                f"{self.baseline} {self.baseline_name!r}, apparent={self.apparent:.4f}, estimate={self.estimate:.4f}, "
-                f"ci=[{self.ci_low:.4f}, {self.ci_high:.4f}] ({100 * self.confidence_level:g}% {self.alternative}), "
-                f"pvalue={self.pvalue:.4g}, n_bootstraps={self.n_bootstraps})")
-
-    @property
-    def confidence_interval(self) -> ConfidenceInterval:
-        "The interval (`low`, `high`) for the gain at `confidence_level`."
-        return ConfidenceInterval(self.ci_low, self.ci_high)
-
-    def to_dict(self) -> dict:
-        "Every field (the distribution in full), `confidence_interval` and `confidence_level`: JSON-safe."
-        return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
-
-    @classmethod
-    def from_dict(cls, d: dict # a `to_dict()` output
-                 ) -> ComparisonResult:
-        "The result back from `to_dict()`."
-        return _from_dict(cls, d)
-
-    def to_frame(self):
-        "One row per bootstrap draw: the draw's winner and its out-of-bag gain over the baseline; a DataFrame."
-        import pandas as pd
-        return pd.DataFrame({"bootstrap": np.arange(self.n_bootstraps), "winner": self.bootstrap_winners,
-                             "gain": self.distribution})
-
-    def plot(self, ax=None, # matplotlib axes to draw on (default: a new figure)
-             bins="auto", # histogram bins, as numpy.histogram takes them
-            ):
-        "Histogram of the out-of-bag gains with the naive gain, the estimate, the interval and zero marked."
-        return _plot_gain(self, ax, bins)
-
-# %% ../nbs/03b_compare.ipynb #91468d24
-def _plot_gain(r, ax, bins):
-    import matplotlib.pyplot as plt
-    if ax is None:
-        _, ax = plt.subplots(figsize=(8, 3.5))
-    ax.hist(r.distribution, bins=bins, color="0.75", edgecolor="0.45")
-    low = max(r.ci_low, r.distribution.min()) if np.isfinite(r.ci_low) else r.distribution.min()
-    high = min(r.ci_high, r.distribution.max()) if np.isfinite(r.ci_high) else r.distribution.max()
-    ax.axvspan(low, high, color="tab:blue", alpha=0.12,
-               label=f"{100 * r.confidence_level:g}% CI [{r.ci_low:.3f}, {r.ci_high:.3f}]")
-    ax.axvline(0, color="0.3", lw=1, ls=":", label="no gain")
-    ax.axvline(r.estimate, color="k", lw=2, label=f"estimate {r.estimate:.3f}")
-    ax.axvline(r.apparent, color="tab:red", ls="--", lw=2, label=f"naive {r.apparent:.3f}")
-    ax.set(xlabel=f"out-of-bag gain in {r.metric}: winner − baseline", ylabel="bootstraps",
-           title=f"{r.winner_name} over {r.baseline_name}, B = {r.n_bootstraps}")
-    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
-    ax.figure.tight_layout()
-    return ax
-
-# %% ../nbs/03b_compare.ipynb #877fd17b
-def top_k(result, # anything `bbc` takes: a CVTResult, or N×C predictions with `y=` (and `folds=`)
-          k: int = 5, # how many of the best configurations by CV, 1..C
-          *,
-          confidence_level: float = 0.95, # the simultaneous level: all k bounds hold together with this probability
-          n_bootstraps: int = 1000, # B, the number of bootstrap samples
-          random_state=None, # None, an int >= 0, a numpy SeedSequence or Generator (bbc's draws for the same value)
-          groups=None, # one group label per row: resample groups (a cluster bootstrap); default: the CVTResult's
-          **options, # bbc's other options: y, folds, metric, method, quantile, winner_rule, max_redraws, pos_label, n_jobs, progress
-         ) -> TopKResult: # k simultaneous lower bounds, the configurations and their estimates
-    "Simultaneous lower bounds for the true performance of the configurations ranked 1..k by cross-validation."
-    quantile = options.pop("quantile", "inverted_cdf")
-    run = _prepare(result, groups, n_bootstraps, confidence_level, "greater", quantile, options)
-    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
-        raise TypeError(f"k must be an integer in 1..{run.n_cfg}, got {k!r}")
-    if not 1 <= k <= run.n_cfg:
-        raise ValueError(f"k={k} must be in 1..{run.n_cfg}, the number of configurations")
-    k = int(k)
-    L, winners, redraws, defects, ranks, values, _ = _bootstrap(run, random_state, top=k)
-    values = (run.scale * values).astype(np.float64)  # the metric's units, B×k
-    values.setflags(write=False)  # (each rank's estimate below sums in bbc's order: rank 1's is bbc's estimate)
-    bounds, level = _simultaneous_bounds(run.sign * values, 1 - confidence_level, quantile)
-    lower = run.sign * bounds
-    best = np.full(k, float(run.metric.best))
-    cv_order = _cv_ranking(run, k)
-    return TopKResult(
-        lower=lower, configurations=run.columns[cv_order], names=tuple(run.name(c) for c in cv_order),
-        estimates=np.array([float(np.ascontiguousarray(v).mean()) for v in values.T]), apparent=run.cv_values[:, cv_order].mean(axis=0), ci_low=np.minimum(lower, best),
-        ci_high=np.maximum(lower, best), confidence_level=confidence_level, marginal_level=level, k=k,
-        distribution=values, metric=run.metric.name, method=run.method, n_bootstraps=n_bootstraps,
-        n_redraws=int(redraws.sum()), n_units=run.n_units, winner_rule=run.winner_rule)
-
-# %% ../nbs/03b_compare.ipynb #977a8c0c
-def _simultaneous_bounds(V, # B×k out-of-bag values of the in-bag ranks, on the performance scale
-                         alpha: float, # the simultaneous error level
-                         quantile: str = "inverted_cdf", # the order-statistic rule, as bbc's
-                        ):
-    """The k lower bounds that hold together: the m-th smallest value of each column, m the α-quantile of every
-    draw's worst within-column rank. Returns (bounds, m/B: the level each bound has alone)."""
-    n = V.shape[0]
-    ordered = np.sort(V, axis=0)
-    ranks = np.column_stack([np.searchsorted(ordered[:, j], V[:, j], side="right") for j in range(V.shape[1])])
-    m = int(order_statistic(np.sort(ranks.min(axis=1)), alpha, quantile))
-    return ordered[m - 1], m / n
-
-
-def _cv_ranking(run, k: int) -> np.ndarray:
-    "The k best columns by their CV values (the CV winner first, then by value, the first index on ties)."
-    key = run.sign * run.cv_values.mean(axis=0)
-    rest = [c for c in np.argsort(-key, kind="stable") if c != run.winner]
-    return np.array([run.winner, *rest[:k - 1]], dtype=np.int64)
-
 # %% ../nbs/03b_compare.ipynb #ed08693b
 @dataclass(frozen=True, repr=False, eq=False)
 class TopKResult:
@@ -390,6 +338,117 @@ class TopKResult:
         ax.plot(self.apparent, rows, "x", color="tab:red", label="CV value")
         ax.set_yticks(rows, [f"{j + 1}. {n}" for j, n in enumerate(self.names)])
         ax.set(xlabel=self.metric, title=f"top {self.k} by CV, B = {self.n_bootstraps}")
+        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
+        ax.figure.tight_layout()
+        return ax
+
+# %% ../nbs/03b_compare.ipynb #877fd17b
+def top_k(result, # anything `bbc` takes: a CVTResult, or N×C predictions with `y=` (and `folds=`)
+          k: int = 5, # how many of the best configurations by CV, 1..C
+          *,
+          confidence_level: float = 0.95, # the simultaneous level: all k bounds hold together with this probability
+          n_bootstraps: int = 1000, # B, the number of bootstrap samples
+          random_state=None, # None, an int >= 0, a numpy SeedSequence or Generator (bbc's draws for the same value)
+          groups=None, # one group label per row: resample groups (a cluster bootstrap); default: the CVTResult's
+          **options, # bbc's other options: y, folds, metric, method, quantile, winner_rule, max_redraws, pos_label, n_jobs, progress
+         ) -> TopKResult: # k simultaneous lower bounds, the configurations and their estimates
+    "Simultaneous lower bounds for the true performance of the configurations ranked 1..k by cross-validation."
+    quantile = options.pop("quantile", "inverted_cdf")
+    run = _prepare(result, groups, n_bootstraps, confidence_level, "greater", quantile, options)
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
+        raise TypeError(f"k must be an integer in 1..{run.n_cfg}, got {k!r}")
+    if not 1 <= k <= run.n_cfg:
+        raise ValueError(f"k={k} must be in 1..{run.n_cfg}, the number of configurations")
+    k = int(k)
+    L, winners, redraws, defects, ranks, values, _ = _bootstrap(run, random_state, top=k)
+    values = (run.scale * values).astype(np.float64)  # the metric's units, B×k
+    values.setflags(write=False)  # (each rank's estimate below sums in bbc's order: rank 1's is bbc's estimate)
+    bounds, level = _simultaneous_bounds(run.sign * values, 1 - confidence_level, quantile)
+    lower = run.sign * bounds
+    best = np.full(k, float(run.metric.best))
+    cv_order = _cv_ranking(run, k)
+    return TopKResult(
+        lower=lower, configurations=run.columns[cv_order], names=tuple(run.name(c) for c in cv_order),
+        estimates=np.array([float(np.ascontiguousarray(v).mean()) for v in values.T]), apparent=run.cv_values[:, cv_order].mean(axis=0), ci_low=np.minimum(lower, best),
+        ci_high=np.maximum(lower, best), confidence_level=confidence_level, marginal_level=level, k=k,
+        distribution=values, metric=run.metric.name, method=run.method, n_bootstraps=n_bootstraps,
+        n_redraws=int(redraws.sum()), n_units=run.n_units, winner_rule=run.winner_rule)
+
+# %% ../nbs/03b_compare.ipynb #977a8c0c
+def _simultaneous_bounds(V, # B×k out-of-bag values of the in-bag ranks, on the performance scale
+                         alpha: float, # the simultaneous error level
+                         quantile: str = "inverted_cdf", # the order-statistic rule, as bbc's
+                        ):
+    """The k lower bounds that hold together: the m-th smallest value of each column, m the α-quantile of every
+    draw's worst within-column rank. Returns (bounds, m/B: the level each bound has alone)."""
+    n = V.shape[0]
+    ordered = np.sort(V, axis=0)
+    ranks = np.column_stack([np.searchsorted(ordered[:, j], V[:, j], side="right") for j in range(V.shape[1])])
+    m = int(order_statistic(np.sort(ranks.min(axis=1)), alpha, quantile))
+    return ordered[m - 1], m / n
+
+
+def _cv_ranking(run, k: int) -> np.ndarray:
+    "The k best columns by their CV values (the CV winner first, then by value, the first index on ties)."
+    key = run.sign * run.cv_values.mean(axis=0)
+    rest = [c for c in np.argsort(-key, kind="stable") if c != run.winner]
+    return np.array([run.winner, *rest[:k - 1]], dtype=np.int64)
+
+# %% ../nbs/03b_compare.ipynb #c832a780
+@dataclass(frozen=True, repr=False, eq=False)
+class PairedDifferenceResult:
+    "What `paired_difference` returns: θ_A − θ_B of two fixed models, its interval and p-value."
+    estimate: float  # θ_A − θ_B on all rows
+    ci_low: float  # lower end of the interval
+    ci_high: float  # upper end of the interval
+    pvalue: float  # p-value of "no difference" against `alternative`
+    standard_error: float  # DeLong's standard error, or the bootstrap differences' standard deviation
+    value_a: float  # θ_A on all rows
+    value_b: float  # θ_B on all rows
+    confidence_level: float  # the interval's level
+    alternative: str  # "two-sided", "greater" or "less"
+    method: str  # "delong" or "bootstrap"
+    metric: str  # the metric's name
+    n_bootstraps: int  # B (0 for DeLong)
+    distribution: np.ndarray  # the B bootstrap differences in draw order (empty for DeLong)
+
+    def __repr__(self):
+        return (f"PairedDifferenceResult(method={self.method!r}, metric={self.metric!r}, estimate={self.estimate:.4f}, "
+                f"ci=[{self.ci_low:.4f}, {self.ci_high:.4f}] ({100 * self.confidence_level:g}% {self.alternative}), "
+                f"pvalue={self.pvalue:.4g})")
+
+    @property
+    def confidence_interval(self) -> ConfidenceInterval:
+        "The interval (`low`, `high`) for θ_A − θ_B at `confidence_level`."
+        return ConfidenceInterval(self.ci_low, self.ci_high)
+
+    def to_dict(self) -> dict:
+        "Every field, `confidence_interval` and `confidence_level`: JSON-safe."
+        return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
+
+    @classmethod
+    def from_dict(cls, d: dict # a `to_dict()` output
+                 ) -> PairedDifferenceResult:
+        "The result back from `to_dict()`."
+        return _from_dict(cls, d)
+
+    def to_frame(self):
+        "One row: the two values, the difference, its interval and p-value; a DataFrame."
+        import pandas as pd
+        return pd.DataFrame([{"value_a": self.value_a, "value_b": self.value_b, "estimate": self.estimate,
+                              "low": self.ci_low, "high": self.ci_high, "pvalue": self.pvalue, "method": self.method}])
+
+    def plot(self, ax=None, # matplotlib axes to draw on (default: a new figure)
+            ):
+        "The difference and its interval, with zero marked."
+        import matplotlib.pyplot as plt
+        if ax is None:
+            _, ax = plt.subplots(figsize=(7, 1.6))
+        low, high = max(self.ci_low, -1e3), min(self.ci_high, 1e3)
+        ax.hlines(0, low, high, color="tab:blue", lw=6, alpha=0.35, label=f"{100 * self.confidence_level:g}% CI")
+        ax.plot([self.estimate], [0], "ko", label=f"A − B = {self.estimate:.3f}")
+        ax.axvline(0, color="0.3", ls=":", lw=1)
+        ax.set(yticks=[], xlabel=f"{self.metric}: A − B ({self.method}, p = {self.pvalue:.3g})")
         ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
         ax.figure.tight_layout()
         return ax
@@ -492,62 +551,3 @@ def _bootstrap_difference(y, predictions, codes, classes, metric, alternative, c
                                   value_a=float(value_a), value_b=float(value_b), confidence_level=confidence_level,
                                   alternative=alternative, method="bootstrap", metric=metric.name,
                                   n_bootstraps=n_bootstraps, distribution=diffs)
-
-# %% ../nbs/03b_compare.ipynb #c832a780
-@dataclass(frozen=True, repr=False, eq=False)
-class PairedDifferenceResult:
-    "What `paired_difference` returns: θ_A − θ_B of two fixed models, its interval and p-value."
-    estimate: float  # θ_A − θ_B on all rows
-    ci_low: float  # lower end of the interval
-    ci_high: float  # upper end of the interval
-    pvalue: float  # p-value of "no difference" against `alternative`
-    standard_error: float  # DeLong's standard error, or the bootstrap differences' standard deviation
-    value_a: float  # θ_A on all rows
-    value_b: float  # θ_B on all rows
-    confidence_level: float  # the interval's level
-    alternative: str  # "two-sided", "greater" or "less"
-    method: str  # "delong" or "bootstrap"
-    metric: str  # the metric's name
-    n_bootstraps: int  # B (0 for DeLong)
-    distribution: np.ndarray  # the B bootstrap differences in draw order (empty for DeLong)
-
-    def __repr__(self):
-        return (f"PairedDifferenceResult(method={self.method!r}, metric={self.metric!r}, estimate={self.estimate:.4f}, "
-                f"ci=[{self.ci_low:.4f}, {self.ci_high:.4f}] ({100 * self.confidence_level:g}% {self.alternative}), "
-                f"pvalue={self.pvalue:.4g})")
-
-    @property
-    def confidence_interval(self) -> ConfidenceInterval:
-        "The interval (`low`, `high`) for θ_A − θ_B at `confidence_level`."
-        return ConfidenceInterval(self.ci_low, self.ci_high)
-
-    def to_dict(self) -> dict:
-        "Every field, `confidence_interval` and `confidence_level`: JSON-safe."
-        return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
-
-    @classmethod
-    def from_dict(cls, d: dict # a `to_dict()` output
-                 ) -> PairedDifferenceResult:
-        "The result back from `to_dict()`."
-        return _from_dict(cls, d)
-
-    def to_frame(self):
-        "One row: the two values, the difference, its interval and p-value; a DataFrame."
-        import pandas as pd
-        return pd.DataFrame([{"value_a": self.value_a, "value_b": self.value_b, "estimate": self.estimate,
-                              "low": self.ci_low, "high": self.ci_high, "pvalue": self.pvalue, "method": self.method}])
-
-    def plot(self, ax=None, # matplotlib axes to draw on (default: a new figure)
-            ):
-        "The difference and its interval, with zero marked."
-        import matplotlib.pyplot as plt
-        if ax is None:
-            _, ax = plt.subplots(figsize=(7, 1.6))
-        low, high = max(self.ci_low, -1e3), min(self.ci_high, 1e3)
-        ax.hlines(0, low, high, color="tab:blue", lw=6, alpha=0.35, label=f"{100 * self.confidence_level:g}% CI")
-        ax.plot([self.estimate], [0], "ko", label=f"A − B = {self.estimate:.3f}")
-        ax.axvline(0, color="0.3", ls=":", lw=1)
-        ax.set(yticks=[], xlabel=f"{self.metric}: A − B ({self.method}, p = {self.pvalue:.3g})")
-        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
-        ax.figure.tight_layout()
-        return ax
