@@ -133,7 +133,7 @@ def summarize(records: pd.DataFrame) -> pd.DataFrame:
 
 
 def timing(n=500, c=100, b=1000, repeats=3):
-    "compare_to and top_k against bbc on the same result, interleaved so that all three see the same load."
+    "compare_to and top_k against bbc on the same result, interleaved, in CPU seconds (one thread: the load of other jobs on the shared machine does not count)."
     sim = simulate_predictions(24, 6, n_samples=n, n_configurations=c, n_folds=10, random_state=0)
     P, y, f = sim.predictions, sim.y, sim.folds
     with warnings.catch_warnings():
@@ -141,7 +141,7 @@ def timing(n=500, c=100, b=1000, repeats=3):
         t_bbc, t_cmp, t_top = interleaved_medians(
             lambda: bbc(P, y, f, n_bootstraps=b, random_state=1, progress=False),
             lambda: compare_to(P, 0, y=y, folds=f, n_bootstraps=b, random_state=1),
-            lambda: top_k(P, K, y=y, folds=f, n_bootstraps=b, random_state=1), repeats=repeats)
+            lambda: top_k(P, K, y=y, folds=f, n_bootstraps=b, random_state=1), repeats=repeats, clock="cpu")
     return dict(N=n, C=c, B=b, bbc=t_bbc, compare_to=t_cmp, top_k=t_top)
 
 
@@ -221,11 +221,11 @@ accounted for; its bias column is the CV values' (the apparent performance).
 
 ## Cost: `compare_to` and `top_k` against `bbc` on the same result
 
-Medians of interleaved calls (`bench/_timing.py`), one core. The goal: at most 1.5× `bbc`.
+Medians of 3 interleaved calls in CPU seconds (`bench/_timing.py`, `clock="cpu"`; one thread, so other jobs' load does not count). The goal: at most 1.5× `bbc`.
 
 {chr(10).join(timing_lines)}
 
-Within the study (every tenth run also timed `bbc` on its result), the median ratios per setting were
+Within the study (every tenth run also timed `bbc` on its result, in wall seconds under the shared load), the median ratios per setting were
 {', '.join(f"setting {r.setting}: {r['seconds compare_to / bbc']:.2f}× / {r['seconds top_k / bbc']:.2f}×"
           for _, r in summary.iterrows() if np.isfinite(r['seconds compare_to / bbc']))} (compare_to / top_k, each over bbc).
 """
