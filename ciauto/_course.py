@@ -6,11 +6,13 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 from scipy import integrate, stats
 
 from .bbc import bbc
+from .compare import compare_to
 from .conformal import conformal_selection, marginal_pvalues
 from .intervals import delong_bound, hanley_mcneil_bound, sidak_alpha
 from .metrics import roc_auc
@@ -22,7 +24,7 @@ __all__ = ['ExerciseError', 'is_placeholder', 'require', 'passed', 'as_number', 
            'check_optimism', 'expected_max_normal', 'check_expected_max', 'check_nested_fits', 'check_sklearn_nested',
            'check_delong_se', 'check_hm_lower', 'check_binormal_auc', 'check_my_bbc', 'check_sidak', 'check_inclusion',
            'check_marginal_pvalues', 'check_fpr_at_tpr', 'check_bh_selection', 'check_lac_threshold', 'check_lac_sets',
-           'check_aps_scores']
+           'check_aps_scores', 'check_naive_gain', 'check_familywise']
 
 # %% ../nbs/course/00_checks.ipynb #70ec025a
 class ExerciseError(AssertionError):
@@ -481,3 +483,45 @@ def check_aps_scores(aps_score_of_label, # the student's function (probabilities
                             "label's own probability: E = Σ of p_j over the classes ranked at or above y.")
     raise ExerciseError("sort each row's probabilities in decreasing order; the score of label y is the sum of the "
                         "probabilities down to and including y's (e.g. 0.5 + 0.3 when y is the second most likely).")
+
+# %% ../nbs/course/00_checks.ipynb #3e71a9a2
+def check_naive_gain(naive_gain, # the student's naive gain of the CV winner over the baseline
+                     predictions, # the lesson's N×C out-of-fold predictions
+                     y, # its labels
+                     folds, # its fold ids
+                     baseline: int, # the baseline's column
+                    ):
+    """Exercise 7.1: the winner's CV AUC (the mean of its fold AUCs, the winner chosen by it) minus the baseline's, as
+    `compare_to(...).apparent` computes it."""
+    value = as_number(naive_gain, "naive_gain", "the winner's mean fold AUC minus the baseline's")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a few draws suffice: only `apparent` is read
+        ref = compare_to(predictions, baseline, y=y, folds=folds, n_bootstraps=20, random_state=0)
+    if abs(value - ref.apparent) <= 1e-9:
+        return passed(f"naive gain {value:.4f} of configuration {ref.winner} over configuration {baseline}.")
+    pooled = _pooled_aucs(predictions, y)
+    hint = ""
+    if abs(value - (pooled.max() - pooled[baseline])) <= 1e-9:
+        hint = " You used the AUC on all rows pooled; CV scores each fold and averages the fold AUCs."
+    elif abs(value + ref.apparent) <= 1e-9:
+        hint = " The sign is turned around: winner minus baseline."
+    raise ExerciseError(f"naive_gain is {value:.4f}, expected {ref.apparent:.4f} (winner {ref.winner}: its mean fold "
+                        f"AUC minus that of configuration {baseline}).{hint}")
+
+
+def check_familywise(familywise, # the student's share of runs in which all k bounds hold
+                     bounds, # runs × k lower bounds
+                     truths, # runs × k true AUCs of the configurations the bounds are for
+                    ):
+    "Exercise 7.2: the family-wise coverage, the share of runs whose k bounds are all at or below their truths."
+    value = as_number(familywise, "familywise", "the share of runs in which every one of the k bounds holds")
+    held = np.asarray(bounds) <= np.asarray(truths)
+    ref = float(held.all(axis=1).mean())
+    if abs(value - ref) <= 1e-12:
+        return passed(f"family-wise coverage {value:.3f} (each bound alone: {held.mean(axis=0).round(3).tolist()}).")
+    hint = ""
+    if abs(value - held.mean()) <= 1e-12:
+        hint = " That is the mean coverage of one bound; the family holds only when all k hold in the same run."
+    elif abs(value - held.any(axis=1).mean()) <= 1e-12:
+        hint = " That counts runs where at least one bound holds; the family needs all k."
+    raise ExerciseError(f"familywise is {value:.4f}, expected {ref:.4f}.{hint}")

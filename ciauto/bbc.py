@@ -140,19 +140,54 @@ def _sorted_credit(order, codes, weights):
         block_neg += w * (1 - positive)
     return credit + block_pos * (2 * neg_below + block_neg)
 
+# %% ../nbs/03_bbc.ipynb #2848bb3a
+_NO_EXTRA = np.zeros(0, np.int64)
+
+
+@njit(cache=True, nogil=True)
+def _chunk_outputs(n_boot, top, n_extra):
+    """A chunk's arrays: L, winners, redraws, defects (−1 = usable), and for comparisons the in-bag ranks 1..`top` of
+    every draw (B×top), their out-of-bag values (B×top) and those of `n_extra` fixed columns (B×n_extra)."""
+    return (np.full(n_boot, np.nan), np.zeros(n_boot, np.int64), np.zeros(n_boot, np.int64),
+            np.full(n_boot, -1, np.int64), np.zeros((n_boot, top), np.int64), np.full((n_boot, top), np.nan),
+            np.full((n_boot, n_extra), np.nan))
+
+
+@njit(cache=True, nogil=True)
+def _top_columns(values, taken, out):
+    """The columns with the largest `values`, best first, into `out` (as many as it holds): the first index on
+    ties, so out[0] is the draw's winner. `taken` is scratch of length C; O(len(out)·C)."""
+    taken[:] = False
+    for j in range(out.shape[0]):
+        best_c = -1
+        for c in range(values.shape[0]):
+            if not taken[c] and (best_c < 0 or values[c] > values[best_c]):
+                best_c = c
+        taken[best_c] = True
+        out[j] = best_c
+
+
+def _extra_columns(extra):
+    "The fixed columns whose out-of-bag values a comparison needs, as int64 (none: an empty array)."
+    return _NO_EXTRA if extra is None else np.ascontiguousarray(extra, dtype=np.int64)
+
+
+def _with_ranks(out, top, extra):
+    """A kernel's seven arrays, or the four bbc reads (L, winners, redraws, defects) when neither ranks (`top` > 0)
+    nor extra columns were asked for: bbc's calls stay as they were."""
+    return out if top > 0 or extra is not None else out[:4]
+
 # %% ../nbs/03_bbc.ipynb #60799fea
 @njit(cache=True, nogil=True)
-def _pooled_auc_chunk(seeds, order, codes, labels, units, max_redraws):
-    """BBC with binary ROC AUC for the bootstraps with these seeds: (L, winners, redraws, defects).
+def _pooled_auc_draws(seeds, order, codes, labels, units, max_redraws, top, extra):
+    """BBC with binary ROC AUC for the bootstraps with these seeds: (L, winners, redraws, defects, ranks, their
+    out-of-bag values, the extra columns' out-of-bag values); see `_chunk_outputs`.
 
     All in-bag AUCs of a draw share the denominator (in-bag positives × negatives), so the winner is the
     column with the largest credit, an exact integer: ties between configurations are exact ties."""
     n_cfg, n = order.shape
     n_boot = seeds.shape[0]
-    L = np.full(n_boot, np.nan)
-    winners = np.zeros(n_boot, np.int64)
-    redraws = np.zeros(n_boot, np.int64)
-    defects = np.full(n_boot, -1, np.int64)
+    L, winners, redraws, defects, ranks, rank_values, extra_values = _chunk_outputs(n_boot, top, extra.shape[0])
     n_units = units.max() + 1
     rows = np.empty(n_units, np.int64)
     unit_counts = np.zeros(n_units, np.int64)
@@ -160,6 +195,8 @@ def _pooled_auc_chunk(seeds, order, codes, labels, units, max_redraws):
     oob = np.empty(n, np.int64)
     in_class = np.zeros(2, np.int64)
     out_class = np.zeros(2, np.int64)
+    credits = np.zeros(n_cfg)
+    taken = np.zeros(n_cfg, np.bool_)
     for b in range(n_boot):
         r, d = _usable_draw(seeds[b], labels, units, 2, 1, max_redraws, rows, unit_counts, counts, in_class, out_class)
         redraws[b] = r
@@ -172,19 +209,46 @@ def _pooled_auc_chunk(seeds, order, codes, labels, units, max_redraws):
         best_c = 0
         for c in range(n_cfg):
             credit = _sorted_credit(order[c], codes[c], counts)
+            credits[c] = credit
             if credit > best:
                 best = credit
                 best_c = c
         winners[b] = best_c
-        L[b] = _sorted_credit(order[best_c], codes[best_c], oob) / (2.0 * out_class[0] * out_class[1])
-    return L, winners, redraws, defects
+        pairs = 2.0 * out_class[0] * out_class[1]
+        L[b] = _sorted_credit(order[best_c], codes[best_c], oob) / pairs
+        if top > 0:
+            _top_columns(credits, taken, ranks[b])
+            for j in range(top):
+                c = ranks[b, j]
+                rank_values[b, j] = L[b] if c == best_c else _sorted_credit(order[c], codes[c], oob) / pairs
+        for j in range(extra.shape[0]):
+            extra_values[b, j] = _sorted_credit(order[extra[j]], codes[extra[j]], oob) / pairs
+    return L, winners, redraws, defects, ranks, rank_values, extra_values
+
+
+def _pooled_auc_chunk(seeds, order, codes, labels, units, max_redraws, top=0, extra=None):
+    "`_pooled_auc_draws`, with the ranks and extra columns only when asked for (`_with_ranks`)."
+    return _with_ranks(_pooled_auc_draws(seeds, order, codes, labels, units, max_redraws, top, _extra_columns(extra)),
+                       top, extra)
 
 # %% ../nbs/03_bbc.ipynb #cbd76935
 @njit(cache=True, nogil=True)
-def _winner_and_oob_mean(counts, table):
+def _oob_mean(counts, row):
+    "The mean of `row` over the out-of-bag units (counts[u] == 0)."
+    total = 0.0
+    n_oob = 0
+    for u in range(row.shape[0]):
+        if counts[u] == 0:
+            total += row[u]
+            n_oob += 1
+    return total / n_oob
+
+
+@njit(cache=True, nogil=True)
+def _winner_and_oob_mean(counts, table, totals):
     """The bootstrap step shared by pooled accuracy (units = rows) and BBC-F (units = folds): the winner is the
-    argmax over c of Σ_u counts[u]·table[c, u] (first index on ties); L is its mean of table[winner, u] over the
-    out-of-bag units (counts[u] == 0)."""
+    argmax over c of Σ_u counts[u]·table[c, u] (first index on ties; the sums are left in `totals`); L is its mean
+    of table[winner, u] over the out-of-bag units (counts[u] == 0)."""
     n_cfg, n_units = table.shape
     best = -np.inf
     best_c = 0
@@ -192,35 +256,40 @@ def _winner_and_oob_mean(counts, table):
         total = 0.0
         for u in range(n_units):
             total += counts[u] * table[c, u]
+        totals[c] = total
         if total > best:
             best = total
             best_c = c
-    total = 0.0
-    n_oob = 0
-    for u in range(n_units):
-        if counts[u] == 0:
-            total += table[best_c, u]
-            n_oob += 1
-    return best_c, total / n_oob
+    return best_c, _oob_mean(counts, table[best_c])
 
 
 @njit(cache=True, nogil=True)
-def _pooled_accuracy_chunk(seeds, correct, codes, units, n_classes, max_redraws):
-    "BBC with accuracy: `correct` is C×N (1 where configuration c labels row i correctly)."
+def _ranked_oob_means(counts, table, totals, taken, top, extra, ranks, rank_values, extra_values):
+    "One draw's ranks 1..`top` by `totals` and the out-of-bag means of those and of the `extra` rows of `table`."
+    if top > 0:
+        _top_columns(totals, taken, ranks)
+        for j in range(top):
+            rank_values[j] = _oob_mean(counts, table[ranks[j]])
+    for j in range(extra.shape[0]):
+        extra_values[j] = _oob_mean(counts, table[extra[j]])
+
+
+@njit(cache=True, nogil=True)
+def _pooled_accuracy_draws(seeds, correct, codes, units, n_classes, max_redraws, top, extra):
+    "BBC with accuracy: `correct` is C×N (1 where configuration c labels row i correctly); outputs as `_chunk_outputs`."
     # The per-draw state below repeats _pooled_auc_chunk's on purpose: each numba kernel keeps its metric's inner
     # loop inline (a shared skeleton taking the metric as a function argument compiles to an indirect call per row).
     n = correct.shape[1]
     n_boot = seeds.shape[0]
-    L = np.full(n_boot, np.nan)
-    winners = np.zeros(n_boot, np.int64)
-    redraws = np.zeros(n_boot, np.int64)
-    defects = np.full(n_boot, -1, np.int64)
+    L, winners, redraws, defects, ranks, rank_values, extra_values = _chunk_outputs(n_boot, top, extra.shape[0])
     n_units = units.max() + 1
     rows = np.empty(n_units, np.int64)
     unit_counts = np.zeros(n_units, np.int64)
     counts = np.zeros(n, np.int64)
     in_class = np.zeros(n_classes, np.int64)
     out_class = np.zeros(n_classes, np.int64)
+    totals = np.zeros(correct.shape[0])
+    taken = np.zeros(correct.shape[0], np.bool_)
     for b in range(n_boot):
         r, d = _usable_draw(seeds[b], codes, units, n_classes, 1, max_redraws, rows, unit_counts, counts, in_class,
                             out_class)
@@ -228,8 +297,15 @@ def _pooled_accuracy_chunk(seeds, correct, codes, units, n_classes, max_redraws)
         defects[b] = d
         if d != -1:
             break
-        winners[b], L[b] = _winner_and_oob_mean(counts, correct)
-    return L, winners, redraws, defects
+        winners[b], L[b] = _winner_and_oob_mean(counts, correct, totals)
+        _ranked_oob_means(counts, correct, totals, taken, top, extra, ranks[b], rank_values[b], extra_values[b])
+    return L, winners, redraws, defects, ranks, rank_values, extra_values
+
+
+def _pooled_accuracy_chunk(seeds, correct, codes, units, n_classes, max_redraws, top=0, extra=None):
+    "`_pooled_accuracy_draws`, with the ranks and extra columns only when asked for (`_with_ranks`)."
+    return _with_ranks(_pooled_accuracy_draws(seeds, correct, codes, units, n_classes, max_redraws, top,
+                                              _extra_columns(extra)), top, extra)
 
 # %% ../nbs/03_bbc.ipynb #73231817
 @njit(cache=True, nogil=True)
@@ -246,17 +322,25 @@ def _class_value(class_hits, class_weight, f1):
 
 
 @njit(cache=True, nogil=True)
-def _pooled_hits_chunk(seeds, hits, perm, starts, codes, units, max_redraws, f1):
+def _oob_class_value(hits_row, w_out, starts, class_hits, out_class, f1):
+    "Balanced accuracy or F1 of one configuration (its row of `hits`) on the out-of-bag rows (`w_out` = 1)."
+    for k in range(starts.shape[0] - 1):
+        total = 0
+        for j in range(starts[k], starts[k + 1]):
+            total += w_out[j] * hits_row[j]
+        class_hits[k] = total
+    return _class_value(class_hits, out_class, f1)
+
+
+@njit(cache=True, nogil=True)
+def _pooled_hits_draws(seeds, hits, perm, starts, codes, units, max_redraws, f1, top, extra):
     """BBC with balanced accuracy or F1 (`f1`): `hits` is C×N with its columns in class order (`perm[j]` = the row
     in column j, `starts[k]` = class k's first column), 1 where configuration c labels the row correctly (balanced
-    accuracy) or predicts it positive (F1)."""
+    accuracy) or predicts it positive (F1). Outputs as `_chunk_outputs`."""
     n_cfg, n = hits.shape
     n_classes = starts.shape[0] - 1
     n_boot = seeds.shape[0]
-    L = np.full(n_boot, np.nan)
-    winners = np.zeros(n_boot, np.int64)
-    redraws = np.zeros(n_boot, np.int64)
-    defects = np.full(n_boot, -1, np.int64)
+    L, winners, redraws, defects, ranks, rank_values, extra_values = _chunk_outputs(n_boot, top, extra.shape[0])
     n_units = units.max() + 1
     rows = np.empty(n_units, np.int64)
     unit_counts = np.zeros(n_units, np.int64)
@@ -267,6 +351,8 @@ def _pooled_hits_chunk(seeds, hits, perm, starts, codes, units, max_redraws, f1)
     out_class = np.zeros(n_classes, np.int64)
     class_hits = np.zeros(n_classes, np.int64)
     weight_in = np.zeros(n_classes, np.int64)
+    values = np.zeros(n_cfg)
+    taken = np.zeros(n_cfg, np.bool_)
     for b in range(n_boot):
         r, d = _usable_draw(seeds[b], codes, units, n_classes, 1, max_redraws, rows, unit_counts, counts, in_class,
                             out_class)
@@ -289,17 +375,27 @@ def _pooled_hits_chunk(seeds, hits, perm, starts, codes, units, max_redraws, f1)
                     total += w_in[j] * hits[c, j]
                 class_hits[k] = total
             value = _class_value(class_hits, weight_in, f1)
+            values[c] = value
             if value > best:
                 best = value
                 best_c = c
         winners[b] = best_c
-        for k in range(n_classes):
-            total = 0
-            for j in range(starts[k], starts[k + 1]):
-                total += w_out[j] * hits[best_c, j]
-            class_hits[k] = total
-        L[b] = _class_value(class_hits, out_class, f1)
-    return L, winners, redraws, defects
+        L[b] = _oob_class_value(hits[best_c], w_out, starts, class_hits, out_class, f1)
+        if top > 0:
+            _top_columns(values, taken, ranks[b])
+            for j in range(top):
+                c = ranks[b, j]
+                rank_values[b, j] = L[b] if c == best_c else _oob_class_value(hits[c], w_out, starts, class_hits,
+                                                                              out_class, f1)
+        for j in range(extra.shape[0]):
+            extra_values[b, j] = _oob_class_value(hits[extra[j]], w_out, starts, class_hits, out_class, f1)
+    return L, winners, redraws, defects, ranks, rank_values, extra_values
+
+
+def _pooled_hits_chunk(seeds, hits, perm, starts, codes, units, max_redraws, f1, top=0, extra=None):
+    "`_pooled_hits_draws`, with the ranks and extra columns only when asked for (`_with_ranks`)."
+    return _with_ranks(_pooled_hits_draws(seeds, hits, perm, starts, codes, units, max_redraws, f1, top,
+                                          _extra_columns(extra)), top, extra)
 
 # %% ../nbs/03_bbc.ipynb #567cb839
 @njit(cache=True, nogil=True)
@@ -326,16 +422,14 @@ def _draw_chunk(seeds, codes, units, n_classes, min_oob, max_redraws):
 
 
 @njit(cache=True, nogil=True)
-def _folds_chunk(seeds, perf, max_redraws):
+def _folds_draws(seeds, perf, max_redraws, top, extra):
     """BBC-F for the bootstraps with these seeds; `perf` is the F×C fold matrix, higher is better.
-    Winner = argmax of Σ_f v_f·perf[f, c] (first index on ties); L = mean of perf[f, winner] over OOB folds."""
+    Winner = argmax of Σ_f v_f·perf[f, c] (first index on ties); L = mean of perf[f, winner] over OOB folds.
+    Outputs as `_chunk_outputs` (the ranks by Σ_f v_f·perf[f, c], their values OOB fold means)."""
     n_folds = perf.shape[0]
     perf_by_config = np.ascontiguousarray(perf.T)
     n_boot = seeds.shape[0]
-    L = np.full(n_boot, np.nan)
-    winners = np.zeros(n_boot, np.int64)
-    redraws = np.zeros(n_boot, np.int64)
-    defects = np.full(n_boot, -1, np.int64)
+    L, winners, redraws, defects, ranks, rank_values, extra_values = _chunk_outputs(n_boot, top, extra.shape[0])
     rows = np.empty(n_folds, np.int64)
     unit_counts = np.zeros(n_folds, np.int64)
     counts = np.zeros(n_folds, np.int64)
@@ -343,6 +437,8 @@ def _folds_chunk(seeds, perf, max_redraws):
     fold_units = np.arange(n_folds)
     scratch_in = np.zeros(1, np.int64)
     scratch_out = np.zeros(1, np.int64)
+    totals = np.zeros(perf.shape[1])
+    taken = np.zeros(perf.shape[1], np.bool_)
     for b in range(n_boot):
         r, d = _usable_draw(seeds[b], fold_codes, fold_units, 0, 1, max_redraws, rows, unit_counts, counts, scratch_in,
                             scratch_out)
@@ -350,8 +446,15 @@ def _folds_chunk(seeds, perf, max_redraws):
         defects[b] = d
         if d != -1:
             break
-        winners[b], L[b] = _winner_and_oob_mean(counts, perf_by_config)
-    return L, winners, redraws, defects
+        winners[b], L[b] = _winner_and_oob_mean(counts, perf_by_config, totals)
+        _ranked_oob_means(counts, perf_by_config, totals, taken, top, extra, ranks[b], rank_values[b],
+                          extra_values[b])
+    return L, winners, redraws, defects, ranks, rank_values, extra_values
+
+
+def _folds_chunk(seeds, perf, max_redraws, top=0, extra=None):
+    "`_folds_draws`, with the ranks and extra columns only when asked for (`_with_ranks`)."
+    return _with_ranks(_folds_draws(seeds, perf, max_redraws, top, _extra_columns(extra)), top, extra)
 
 # %% ../nbs/03_bbc.ipynb #90e61878
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -390,16 +493,13 @@ def _sorted_pr_area(order, codes, weights, total_pos, trapezoid):
 
 
 @njit(cache=True, nogil=True)
-def _pooled_pr_chunk(seeds, order, codes, labels, units, max_redraws, trapezoid):
-    "BBC with PR AUC (`trapezoid`) or average precision on presorted columns: (L, winners, redraws, defects)."
+def _pooled_pr_draws(seeds, order, codes, labels, units, max_redraws, trapezoid, top, extra):
+    "BBC with PR AUC (`trapezoid`) or average precision on presorted columns; outputs as `_chunk_outputs`."
     # the draw loop repeats _pooled_auc_chunk's on purpose (see _pooled_accuracy_chunk): each kernel keeps its inner
     # loop inline rather than taking the metric as a function argument
     n_cfg, n = order.shape
     n_boot = seeds.shape[0]
-    L = np.full(n_boot, np.nan)
-    winners = np.zeros(n_boot, np.int64)
-    redraws = np.zeros(n_boot, np.int64)
-    defects = np.full(n_boot, -1, np.int64)
+    L, winners, redraws, defects, ranks, rank_values, extra_values = _chunk_outputs(n_boot, top, extra.shape[0])
     n_units = units.max() + 1
     rows = np.empty(n_units, np.int64)
     unit_counts = np.zeros(n_units, np.int64)
@@ -407,6 +507,8 @@ def _pooled_pr_chunk(seeds, order, codes, labels, units, max_redraws, trapezoid)
     oob = np.empty(n, np.int64)
     in_class = np.zeros(2, np.int64)
     out_class = np.zeros(2, np.int64)
+    values = np.zeros(n_cfg)
+    taken = np.zeros(n_cfg, np.bool_)
     for b in range(n_boot):
         r, d = _usable_draw(seeds[b], labels, units, 2, 1, max_redraws, rows, unit_counts, counts, in_class, out_class)
         redraws[b] = r
@@ -421,12 +523,27 @@ def _pooled_pr_chunk(seeds, order, codes, labels, units, max_redraws, trapezoid)
         best_c = 0
         for c in range(n_cfg):
             value = _sorted_pr_area(order[c], codes[c], counts, in_pos, trapezoid)
+            values[c] = value
             if value > best:
                 best = value
                 best_c = c
         winners[b] = best_c
         L[b] = _sorted_pr_area(order[best_c], codes[best_c], oob, out_class[1], trapezoid)
-    return L, winners, redraws, defects
+        if top > 0:
+            _top_columns(values, taken, ranks[b])
+            for j in range(top):
+                c = ranks[b, j]
+                rank_values[b, j] = L[b] if c == best_c else _sorted_pr_area(order[c], codes[c], oob, out_class[1],
+                                                                             trapezoid)
+        for j in range(extra.shape[0]):
+            extra_values[b, j] = _sorted_pr_area(order[extra[j]], codes[extra[j]], oob, out_class[1], trapezoid)
+    return L, winners, redraws, defects, ranks, rank_values, extra_values
+
+
+def _pooled_pr_chunk(seeds, order, codes, labels, units, max_redraws, trapezoid, top=0, extra=None):
+    "`_pooled_pr_draws`, with the ranks and extra columns only when asked for (`_with_ranks`)."
+    return _with_ranks(_pooled_pr_draws(seeds, order, codes, labels, units, max_redraws, trapezoid, top,
+                                        _extra_columns(extra)), top, extra)
 
 # %% ../nbs/03_bbc.ipynb #3f5166d6
 def _presort_class_columns(predictions: np.ndarray, codes: np.ndarray):
@@ -915,12 +1032,14 @@ def _run_chunks(task, seeds, n_jobs, progress: bool = False):
     return [np.concatenate(arrays) for arrays in zip(*parts)]
 
 
-def _generic_chunk(seeds, metric, sign, predictions, y, codes, units, n_classes, min_oob, max_redraws):
-    "Pooled BBC for any metric: one call per configuration and draw, with the multiplicities as sample_weight."
+def _generic_chunk(seeds, metric, sign, predictions, y, codes, units, n_classes, min_oob, max_redraws, top=0,
+                   extra=None):
+    """Pooled BBC for any metric: one call per configuration and draw, with the multiplicities as sample_weight.
+    With `top` or `extra`, also the in-bag ranks and out-of-bag values `_chunk_outputs` describes."""
     counts, redraws, defects = _draw_chunk(seeds, codes, units, n_classes, min_oob, max_redraws)
     columns = [_column(predictions, c) for c in range(predictions.shape[1])]
-    L = np.full(len(seeds), np.nan)
-    winners = np.zeros(len(seeds), np.int64)
+    extra_columns = _extra_columns(extra)
+    L, winners, _, _, ranks, rank_values, extra_values = _chunk_outputs(len(seeds), top, len(extra_columns))
     for b in range(len(seeds)):
         if defects[b] != -1:
             break
@@ -931,7 +1050,11 @@ def _generic_chunk(seeds, metric, sign, predictions, y, codes, units, n_classes,
         winners[b] = int(np.argmax(values[0]))
         L[b] = metric(y[~inbag], columns[winners[b]][~inbag])
         _refuse_nan(np.array([[L[b]]]), metric, lambda f: "the out-of-bag rows of a bootstrap draw")
-    return L, winners, redraws, defects
+        if top > 0:
+            ranks[b] = np.argsort(-values[0], kind="stable")[:top]  # stable: ties to the first index, as argmax
+            rank_values[b] = [L[b] if c == winners[b] else metric(y[~inbag], columns[c][~inbag]) for c in ranks[b]]
+        extra_values[b] = [metric(y[~inbag], columns[c][~inbag]) for c in extra_columns]
+    return _with_ranks((L, winners, redraws, defects, ranks, rank_values, extra_values), top, extra)
 
 # %% ../nbs/03_bbc.ipynb #a4b7857c
 @njit(cache=True, nogil=True)
@@ -956,17 +1079,47 @@ def _linear_winners(counts, losses, defects):
     return winners
 
 
-def _squared_error_chunk(seeds, metric, predictions, y, losses, codes, units, n_classes, min_oob, max_redraws):
-    "Pooled BBC for the row-loss metrics: the winners of a chunk from the in-bag loss sums, the winner's L by the metric."
+@njit(cache=True, nogil=True)
+def _linear_ranks(counts, losses, defects, top):
+    """Per usable draw b: the `top` columns with the smallest Σ_i counts[b, i]·losses[c, i], best first (first index
+    on ties: column 0 is `_linear_winners`')."""
+    n_boot = counts.shape[0]
+    n_cfg, n = losses.shape
+    ranks = np.zeros((n_boot, top), np.int64)
+    gains = np.zeros(n_cfg)
+    taken = np.zeros(n_cfg, np.bool_)
+    for b in range(n_boot):
+        if defects[b] != -1:
+            break
+        for c in range(n_cfg):
+            total = 0.0
+            for i in range(n):
+                total += counts[b, i] * losses[c, i]
+            gains[c] = -total
+        _top_columns(gains, taken, ranks[b])
+    return ranks
+
+
+def _squared_error_chunk(seeds, metric, predictions, y, losses, codes, units, n_classes, min_oob, max_redraws, top=0,
+                         extra=None):
+    """Pooled BBC for the row-loss metrics: the winners of a chunk from the in-bag loss sums, the winner's L by the
+    metric (with `top` or `extra`, also the ranks and out-of-bag values `_chunk_outputs` describes)."""
     counts, redraws, defects = _draw_chunk(seeds, codes, units, n_classes, min_oob, max_redraws)
-    winners = _linear_winners(counts, losses, defects)
-    L = np.full(len(seeds), np.nan)
+    ranks = _linear_ranks(counts, losses, defects, top) if top > 0 else None
+    winners = _linear_winners(counts, losses, defects) if ranks is None else ranks[:, 0].copy()
+    extra_columns = _extra_columns(extra)
+    L, _, _, _, _, rank_values, extra_values = _chunk_outputs(len(seeds), top, len(extra_columns))
+    oob_value = lambda c, oob: metric(y[oob], _column(predictions, c)[oob])
     for b in range(len(seeds)):
         if defects[b] != -1:
             break
         oob = counts[b] == 0
-        L[b] = metric(y[oob], _column(predictions, winners[b])[oob])
-    return L, winners, redraws, defects
+        L[b] = oob_value(winners[b], oob)
+        if top > 0:
+            rank_values[b] = [L[b] if c == winners[b] else oob_value(c, oob) for c in ranks[b]]
+        extra_values[b] = [oob_value(c, oob) for c in extra_columns]
+    ranks = np.zeros((len(seeds), 0), np.int64) if ranks is None else ranks
+    return _with_ranks((L, winners, redraws, defects, ranks, rank_values, extra_values), top, extra)
 
 # %% ../nbs/03_bbc.ipynb #99c5e2d6
 def _presorted(kernel, predictions, codes, classes, units, max_redraws, trapezoid=False):
@@ -1049,6 +1202,15 @@ def _check_draws(defects, method, classes, max_redraws, class_groups=None):
                    "draw to hold it both in-bag and out-of-bag: give it more groups (or raise max_redraws)")
         raise ValueError(f"bootstrap {failed[0]}: {max_redraws + 1} draws in a row were unusable (the last: {why}); "
                          + fix)
+
+# %% ../nbs/03_bbc.ipynb #82465dc9
+def _ranked_task(task, # bbc's chunk function for a method and metric (`_task`'s partial)
+                 top: int = 0, # in-bag ranks 1..top of every draw, with their out-of-bag values
+                 extra=None, # fixed columns (a baseline) whose out-of-bag values every draw also reports
+                ):
+    """The same chunk function asked also for ranks and fixed columns: seeds → (L, winners, redraws, defects, ranks,
+    rank values, extra values). The draws and the winners are bbc's, for `ciauto.compare`."""
+    return partial(task, top=top, extra=_extra_columns(np.zeros(0) if extra is None else extra))
 
 # %% ../nbs/03_bbc.ipynb #803e446d
 def _warn_design(n_bootstraps, confidence_level, alternative, n_cfg, method, n_folds, n_groups=None):

@@ -20,7 +20,7 @@ from pathlib import Path
 from . import __version__
 
 # %% auto #0
-__all__ = ['run_estimate', 'run_conformal', 'run_subgroups', 'run_bbc_command', 'main']
+__all__ = ['run_estimate', 'run_conformal', 'run_subgroups', 'run_bbc_command', 'run_compare_command', 'main']
 
 # %% ../nbs/09_cli.ipynb #2eed20ef
 @dataclass
@@ -1104,10 +1104,10 @@ def below_chance(result, # the CVTResult
             f"the class {as_written(other)} higher, not the positive class {as_written(result.classes[1])}. If they "
             f"are probabilities or scores of {as_written(other)}, give --positive {other}")
 
-# %% ../nbs/09_cli.ipynb #15bd0c5a
-def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
-                   ) -> Report:
-    "`ciauto bbc`: BBC/BBC-F of the CV winner of a table of out-of-fold predictions."
+# %% ../nbs/09_cli.ipynb #f4576b45
+def load_oof_predictions(args: argparse.Namespace, # the parsed `bbc` or `compare` options
+                        ): # (the CVTResult, notes, what the report says about the table)
+    "A table of out-of-fold predictions as a CVTResult, with every check and note of `ciauto bbc`."
     notes = []
     target = bbc_target_options(args)  # option checks first: no file read, no heavy import
     check_bootstraps(args)
@@ -1148,6 +1148,14 @@ def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
             raise type(error)(f"{option}: {oof_option(str(error))}") from None
     warning = below_chance(result)
     notes += [warning] if warning else []
+    return result, notes, dict(layout=layout, meta=meta, fold=fold, target=target, frame=frame)
+
+# %% ../nbs/09_cli.ipynb #15bd0c5a
+def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
+                   ) -> Report:
+    "`ciauto bbc`: BBC/BBC-F of the CV winner of a table of out-of-fold predictions."
+    result, notes, table_info = load_oof_predictions(args)
+    layout, meta, fold, target, frame = (table_info[k] for k in ("layout", "meta", "fold", "target", "frame"))
     runs = run_bbc(result, args, notes)
     table = bbc_table(runs)
     n_cfg = result.predictions.shape[1]
@@ -1175,6 +1183,94 @@ def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
               "bbc": bbc_record(runs)}
     return Report("\n".join(lines), record, table, notes)
 
+# %% ../nbs/09_cli.ipynb #6cd8671a
+def add_compare_arguments(parser: argparse.ArgumentParser, # the `compare` subparser
+                         ) -> None:
+    "Declare `ciauto compare`'s options: `ciauto bbc`'s table options, the baseline, k and a plot."
+    add_bbc_arguments(parser)
+    parser.add_argument("--baseline", required=True, metavar="NAME",
+                        help="the fixed configuration to compare the winner with: its name (a column) or column index")
+    parser.add_argument("--top-k", type=integer(1), default=5, metavar="K",
+                        help="simultaneous lower bounds for the K best configurations by CV (default 5)")
+    parser.add_argument("--plot", type=output_file(".png", ".pdf", ".svg"), metavar="FILE.png",
+                        help="save the gain's bootstrap distribution and the top K's intervals as an image")
+
+
+def compare_baseline(text: str, # --baseline as typed
+                     names: list, # the configurations' names, in column order
+                    ): # the name, or the column index when the text is one and no configuration has that name
+    "The baseline a user named: a configuration name, else a column index; an error lists the names."
+    if text in names:
+        return text
+    if text.isdigit() and int(text) < len(names):
+        return int(text)
+    raise ValueError(f"--baseline {text!r} is not a configuration of the table; the configurations are "
+                     f"{preview(repr(n) for n in names)} (or give a column index 0..{len(names) - 1})")
+
+
+def compare_table(gain, # the ComparisonResult
+                  top, # the TopKResult
+                 ): # one row for the gain, one per rank
+    "The printed (and `--output FILE.csv`) table: the gain over the baseline, then the top K."
+    import pandas as pd
+    rows = [{"what": "gain over baseline", "configuration": f"{gain.winner_name} − {gain.baseline_name}",
+             "apparent": gain.apparent, "estimate": gain.estimate, "low": gain.ci_low, "high": gain.ci_high}]
+    rows += [{"what": f"rank {j + 1}", "configuration": name, "apparent": top.apparent[j], "estimate": top.estimates[j],
+              "low": top.ci_low[j], "high": top.ci_high[j]} for j, name in enumerate(top.names)]
+    return pd.DataFrame(rows).set_index("what")
+
+
+def save_compare_plot(gain, top, path: str) -> str:
+    "The gain's distribution and the top K's intervals, in one figure at `path`."
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(2, 1, figsize=(9, 4.5 + 0.4 * top.k))
+    gain.plot(ax=axes[0])
+    top.plot(ax=axes[1])
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return f"plot saved to {path}"
+
+# %% ../nbs/09_cli.ipynb #7c8c703a
+def run_compare_command(args: argparse.Namespace, # the parsed `compare` options
+                       ) -> Report:
+    "`ciauto compare`: the winner's bias-corrected gain over a baseline, and simultaneous bounds for the top K."
+    from ciauto.compare import compare_to, top_k
+
+    check_bootstraps(args)
+    result, notes, table_info = load_oof_predictions(args)
+    names = result.configurations["name"].tolist()
+    baseline = compare_baseline(args.baseline, names)
+    k = min(args.top_k, result.predictions.shape[1])
+    if k < args.top_k:
+        notes.append(f"--top-k {args.top_k}: the table has {k} configurations; bounds for all {k}")
+    options = dict(n_bootstraps=args.bootstraps, confidence_level=args.confidence, random_state=args.seed,
+                   n_jobs=args.jobs, method="folds" if args.method == "bbc-f" else "pooled")
+    with captured_warnings(notes):
+        gain = compare_to(result, baseline, alternative=args.alternative, **options)
+        top = top_k(result, k, **options)
+    table = compare_table(gain, top)
+    level = f"{100 * args.confidence:g}%"
+    lines = [f"predictions: {args.predictions} ({table_info['layout']}); {len(result.y)} rows, {len(names)} "
+             f"configurations; metric {gain.metric}",
+             f"winner: {gain.winner_name}; baseline: {gain.baseline_name}",
+             f"naive gain (CV values, winner − baseline): {gain.apparent:+.4f}",
+             f"bias-corrected gain ({args.bootstraps} bootstraps, {level} {args.alternative}): {gain.estimate:+.4f} "
+             f"[{gain.ci_low:+.4f}, {gain.ci_high:+.4f}], p = {gain.pvalue:.3g}",
+             f"top {k} by CV, {level} simultaneous bounds (all {k} hold together):",
+             table.to_string(float_format=lambda v: f"{v:.4f}")]
+    strip = lambda d: {key: v for key, v in d.items() if key != "distribution"}
+    record = {**options_record(args), "layout": table_info["layout"], "n_rows": int(len(result.y)),
+              "metric": gain.metric, "configurations": names, "compare_to": strip(gain.to_dict()),
+              "top_k": strip(top.to_dict())}
+    if args.plot:
+        notes.append(save_compare_plot(gain, top, args.plot))
+    return Report("\n".join(lines), record, table, notes)
+
 # %% ../nbs/09_cli.ipynb #5a65961c
 COMMANDS = {  # name -> (declare options, run, one-line help)
     "estimate": (add_estimate_arguments, run_estimate,
@@ -1185,6 +1281,8 @@ COMMANDS = {  # name -> (declare options, run, one-line help)
                   "subgroups where a classifier's ROC AUC, PR AUC or ranking loss is exceptional (SubROC)"),
     "bbc": (add_bbc_arguments, run_bbc_command,
             "BBC/BBC-F of the CV winner of out-of-fold predictions you already have (wide or long CSV)"),
+    "compare": (add_compare_arguments, run_compare_command,
+                "the CV winner's bias-corrected gain over a baseline, and simultaneous bounds for the top K"),
 }
 
 

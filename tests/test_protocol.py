@@ -27,6 +27,7 @@ def _instances() -> dict:
     "name -> one instance of every result class, built small."
     from ciauto.adapters import from_oof
     from ciauto.bbc import bbc
+    from ciauto.compare import compare_to, paired_difference, top_k
     from ciauto.conformal import conformal_metrics, conformal_selection, get_band
     from ciauto.cvt import NestedCVResult
     from ciauto.intervals import NCVResult, delong_bound, learn_eval_selection, tibshirani_bias_correction
@@ -65,6 +66,9 @@ def _instances() -> dict:
             "NCVResult": NCVResult(0.8, 0.7, 0.9, 0.95, "two-sided", 0.05, 0.002, 1.3, 0.01, 0.81, 0.8, 0.04, 5, 10,
                                    154, "roc_auc", True),
             "BiasCorrection": tibshirani_bias_correction(np.array([[0.7, 0.8], [0.9, 0.6]])),
+            "ComparisonResult": compare_to(P, 1, y=y, folds=folds, n_bootstraps=50, random_state=0),
+            "TopKResult": top_k(P, 3, y=y, folds=folds, n_bootstraps=50, random_state=0),
+            "PairedDifferenceResult": paired_difference(y, P[:, 0], P[:, 1]),
         }
 
 
@@ -94,7 +98,7 @@ def test_every_result_class_is_covered(instances):
 @pytest.mark.parametrize("name", ["SimulatedPredictions", "CVTResult", "_UnfoldedCVTResult", "NestedCVResult",
                                   "BBCResult", "LowerBound", "Selection", "Band", "ConformalMetrics",
                                   "ConformalSelection", "PredictionSets", "SubgroupResult", "Subgroup",
-                                  "MethodOutput"])
+                                  "MethodOutput", "ComparisonResult", "TopKResult", "PairedDifferenceResult"])
 def test_protocol(instances, name):
     "to_dict() is strict JSON, to_frame() a DataFrame, and an interval has low <= high."
     r = instances[name]
@@ -117,7 +121,8 @@ def test_protocol(instances, name):
 
 def test_interval_results_are_intervals(instances):
     "The interval results: the two-sided/one-sided bounds and the corrected gaps all expose confidence_interval."
-    for name in ("BBCResult", "LowerBound", "ConformalMetrics", "SubgroupResult", "MethodOutput"):
+    for name in ("BBCResult", "LowerBound", "ConformalMetrics", "SubgroupResult", "MethodOutput", "ComparisonResult",
+                 "TopKResult", "PairedDifferenceResult"):
         assert instances[name].confidence_interval is not None, name
     bound = instances["LowerBound"]
     assert (bound.confidence_interval.low, bound.confidence_interval.high) == (bound.bound, 1.0)
