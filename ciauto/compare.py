@@ -6,13 +6,14 @@
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from types import SimpleNamespace
 
 import numpy as np
 
 from ._checks import (ConfidenceInterval, check_choice, check_int, check_probability, check_same_length,
-                            cv_winner, group_codes, interval_dict, order_statistic, result_dict, spawn_seeds)
+                            cv_winner, group_codes, interval_dict, order_statistic, result_dict, result_from_dict,
+                            spawn_seeds)
 from .bbc import (_ALTERNATIVES, _bbc_iv, _check_draws, _check_predictions, _check_targets, _cv_values,
                         _draw_chunk, _ranked_task, _run_chunks, _task, _warn_below_chance)
 from .metrics import resolve_metric, roc_auc
@@ -21,23 +22,6 @@ from .metrics import resolve_metric, roc_auc
 __all__ = ['ComparisonResult', 'compare_to', 'TopKResult', 'top_k', 'PairedDifferenceResult', 'paired_difference']
 
 # %% ../nbs/03b_compare.ipynb #08537189
-def _from_dict(cls, d: dict):
-    "A result rebuilt from its `to_dict()`: lists back to arrays where the field is an array, None back to NaN."
-    values = {}
-    for f in fields(cls):
-        v = d[f.name]
-        if f.type in ("np.ndarray",) or isinstance(v, list):
-            v = np.array([np.nan if x is None else x for x in np.ravel(v)] if v and not isinstance(v[0], list) else
-                         [[np.nan if x is None else x for x in row] for row in v], dtype=None if v else np.float64)
-            if f.name in ("bootstrap_winners", "configurations"):
-                v = v.astype(np.int64)
-            v.setflags(write=False)
-        elif v is None and f.type == "float":
-            v = np.nan
-        values[f.name] = v
-    return cls(**values)
-
-
 @dataclass(frozen=True, repr=False, eq=False)
 class ComparisonResult:
     """What `compare_to` returns: the winner's bias-corrected gain over the baseline, its interval and the
@@ -83,8 +67,8 @@ class ComparisonResult:
     @classmethod
     def from_dict(cls, d: dict # a `to_dict()` output
                  ) -> ComparisonResult:
-        "The result back from `to_dict()`."
-        return _from_dict(cls, d)
+        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+        return result_from_dict(cls, d)
 
     def to_frame(self):
         "One row per bootstrap draw: the draw's winner and its out-of-bag gain over the baseline; a DataFrame."
@@ -97,6 +81,7 @@ class ComparisonResult:
             ):
         "Histogram of the out-of-bag gains with the naive gain, the estimate, the interval and zero marked."
         return _plot_gain(self, ax, bins)
+
 
 # %% ../nbs/03b_compare.ipynb #91468d24
 def _plot_gain(r, ax, bins):
@@ -280,9 +265,8 @@ class TopKResult:
     @classmethod
     def from_dict(cls, d: dict # a `to_dict()` output
                  ) -> TopKResult:
-        "The result back from `to_dict()`."
-        out = _from_dict(cls, {**d, "names": tuple(d["names"])})
-        return out
+        "The result back from `to_dict()`: the package's one rule, `result_from_dict` (the names back to a tuple)."
+        return result_from_dict(cls, {**d, "names": tuple(d["names"])})
 
     def to_frame(self):
         "One row per rank: the configuration, its CV value, its estimate and its simultaneous bound; a DataFrame."
@@ -395,8 +379,8 @@ class PairedDifferenceResult:
     @classmethod
     def from_dict(cls, d: dict # a `to_dict()` output
                  ) -> PairedDifferenceResult:
-        "The result back from `to_dict()`."
-        return _from_dict(cls, d)
+        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+        return result_from_dict(cls, d)
 
     def to_frame(self):
         "One row: the two values, the difference, its interval and p-value; a DataFrame."
