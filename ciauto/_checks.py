@@ -9,6 +9,7 @@ import dataclasses
 import math
 import numbers
 import zlib
+from collections.abc import MutableMapping
 from typing import NamedTuple
 
 import numpy as np
@@ -21,7 +22,7 @@ __all__ = ['GROUP_ORDERS', 'WINNER_RULES', 'MAX_MEMORY_BYTES', 'QUANTILES', 'che
            'sorted_labels', 'binary_codes', 'class_codes', 'positive_label', 'as_binary_labels', 'check_fold_ids',
            'check_fold_classes', 'fold_ids_from_splits', 'as_fold_ids', 'repeated_fold_ids', 'group_codes',
            'make_folds', 'cv_winner', 'check_memory', 'ConfidenceInterval', 'json_safe', 'result_dict', 'interval_dict',
-           'result_from_dict', 'order_statistic_ranks', 'order_statistic_rank', 'order_statistic']
+           'result_from_dict', 'order_statistic_ranks', 'order_statistic_rank', 'order_statistic', 'Registry']
 
 # %% ../nbs/00a_checks.ipynb #f8863606
 def _range_text(minimum, maximum, open_minimum=False, open_maximum=False) -> str:
@@ -758,3 +759,51 @@ def order_statistic(sorted_values, # values sorted ascending
     if values.ndim != 1 or (values[1:] < values[:-1]).any():
         raise ValueError("sorted_values must be a 1-D array sorted ascending")
     return float(sorted_values[order_statistic_rank(p, len(sorted_values), quantile) - 1])
+
+# %% ../nbs/00a_checks.ipynb #0c4ad866
+class Registry(MutableMapping):
+    "Name → entry of an open family: one lookup with one error, duplicates refused unless `replace=True`."
+
+    def __init__(self,
+                 kind: str, # what an entry is, for messages ("metric", "score", "method")
+                 hint: str = "", # how to add one, appended to the unknown-name message
+                ):
+        self.kind, self.hint, self._entries = kind, hint, {}
+
+    def add(self,
+            name: str, # the entry's name (a non-empty string)
+            entry, # what the name stands for (a `Metric`, a `SetScore`, a `StudyMethod`)
+            *,
+            replace: bool = False, # replace an entry registered under the same name
+           ):
+        "Register `entry` under `name` and return it; a name taken already is refused unless `replace=True`."
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"a {self.kind}'s name must be a non-empty string, got {name!r}")
+        if name in self._entries and not check_bool(replace, "replace"):
+            raise ValueError(f"a {self.kind} named {name!r} is already registered; pass replace=True to replace it")
+        self._entries[name] = entry
+        return entry
+
+    def lookup(self,
+               name, # the name to look up
+               argument: str, # the argument that named it, for the error message
+              ):
+        "The entry called `name`; an unknown name is refused naming `argument` and the registered names."
+        if not isinstance(name, str):
+            raise TypeError(f"{argument} must be a {self.kind}'s name (a string), got {type(name).__name__}")
+        if name not in self._entries:
+            hint = f" ({self.hint})" if self.hint else ""
+            raise ValueError(f"unknown {self.kind} {name!r}: {argument} must be one of "
+                             f"{', '.join(map(repr, self._entries))}{hint}")
+        return self._entries[name]
+
+    def names(self) -> list[str]:
+        "The registered names, in registration order."
+        return list(self._entries)
+
+    def __getitem__(self, name): return self._entries[name]
+    def __setitem__(self, name, entry): self.add(name, entry)
+    def __delitem__(self, name): del self._entries[name]
+    def __iter__(self): return iter(self._entries)
+    def __len__(self): return len(self._entries)
+    def __repr__(self): return f"Registry of {len(self)} {self.kind}s: {', '.join(self._entries)}"

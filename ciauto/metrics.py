@@ -15,9 +15,8 @@ from numba import njit
 
 # The input checks live in the package's one checking layer (`ciauto._checks`), which is their one way in; metrics
 # uses them and does not re-export them.
-from ._checks import (as_array, as_binary_labels, as_float_array, as_weights, check_bool, check_choice, check_int,
-                            class_codes,
-                            check_same_length, sorted_labels)
+from ._checks import (Registry, as_array, as_binary_labels, as_float_array, as_weights, check_bool,
+                            check_choice, check_int, check_same_length, class_codes, sorted_labels)
 
 # %% auto #0
 __all__ = ['METRIC_KINDS', 'FAST_PATHS', 'METRICS', 'TARGET_KINDS', 'DEFAULT_METRICS', 'auc_sorted', 'auc_sorted_unweighted',
@@ -926,7 +925,7 @@ class Metric:
         return f"Metric({self.name!r}, {arrow}, range [{self.lower}, {self.upper}], kind={self.kind!r}{size})"
 
 # %% ../nbs/00_metrics.ipynb #94d6d08f
-METRICS: dict[str, Metric] = {}  # name → Metric: every door (cvt, bbc, from_oof, the CLI) reads its names here
+METRICS = Registry("metric", hint="add one with register_metric(Metric(...))")  # name → Metric: every door (cvt, bbc, from_oof, the CLI) reads its names here
 
 
 def register_metric(metric: Metric,        # the metric; its attributes say how the estimators treat it
@@ -937,10 +936,7 @@ def register_metric(metric: Metric,        # the metric; its attributes say how 
     if not isinstance(metric, Metric):
         raise TypeError(f"register_metric takes a Metric, got {type(metric).__name__}; wrap a function as "
                         "Metric(name, f, greater_is_better=..., lower=..., upper=..., kind=...)")
-    if metric.name in METRICS and not check_bool(replace, "replace"):
-        raise ValueError(f"metric {metric.name!r} is registered already; pass replace=True to replace it")
-    METRICS[metric.name] = metric
-    return metric
+    return METRICS.add(metric.name, metric, replace=replace)
 
 
 _sq, _abs, _log, _mcsq = squared_error_rows, absolute_error_rows, log_loss_rows, multiclass_squared_error_rows

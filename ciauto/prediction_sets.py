@@ -19,7 +19,7 @@ from scipy.special import softmax
 from sklearn.base import clone
 from sklearn.neighbors import NearestNeighbors
 
-from ._checks import (as_array, as_float_array, as_generator, check_bool, check_choice, check_int,
+from ._checks import (Registry, as_array, as_float_array, as_generator, check_bool, check_choice, check_int,
                             check_probability, check_real, class_codes, order_statistic_rank, result_dict,
                             sorted_labels)
 from .conformal import outlier_scores
@@ -216,7 +216,7 @@ class SetScore:
         return f"SetScore({self.name!r}{' [' + extra + ']' if extra else ''}: {self.description})"
 
 
-_SET_SCORES: dict[str, SetScore] = {}
+_SET_SCORES = Registry("score", hint="add one with register_set_score")  # name → SetScore
 
 
 def register_set_score(name: str,  # the `method` name of `conformal_sets`
@@ -233,8 +233,6 @@ def register_set_score(name: str,  # the `method` name of `conformal_sets`
                       ) -> SetScore:
     """Register a nonconformity score for `conformal_sets(method=name)`. Options outside `SCORE_OPTIONS` are fixed at
     registration instead (e.g. with `functools.partial`), one registered name per setting."""
-    if not isinstance(name, str) or not name:
-        raise TypeError(f"name must be a non-empty string, got {name!r}")
     for fn, what in ((score, "score"), (sets, "sets"), (check, "check")):
         if fn is not None and not callable(fn):
             raise TypeError(f"{what} must be callable, got {type(fn).__name__}")
@@ -243,25 +241,21 @@ def register_set_score(name: str,  # the `method` name of `conformal_sets`
     if unknown:
         raise ValueError(f"options {unknown} are not per-call options of conformal_sets {list(SCORE_OPTIONS)}; fix "
                          "them at registration instead (functools.partial), one registered name per setting")
-    if name in _SET_SCORES and not replace:
-        raise ValueError(f"a score named {name!r} is already registered; pass replace=True to overwrite it")
     entry = SetScore(name, score, sets or _at_most, options, check, check_bool(randomizable, "randomizable"),
                      check_bool(probabilities, "probabilities"), check_bool(nonconformity, "nonconformity"),
                      description or (score.__doc__ or "").strip().split("\n")[0])
-    _SET_SCORES[name] = entry
-    return entry
+    return _SET_SCORES.add(name, entry, replace=replace)
 
 
 def unregister_set_score(name: str,  # the name of a registered score
                         ) -> None:
     "Remove a registered score."
-    get_set_score(name)
-    del _SET_SCORES[name]
+    del _SET_SCORES[get_set_score(name).name]
 
 
 def list_set_scores() -> list[str]:
     "Names of the registered scores (the valid `method` values of `conformal_sets`), in registration order."
-    return list(_SET_SCORES)
+    return _SET_SCORES.names()
 
 
 def get_set_score(name,  # a registered score's name (a `SetScore` passes through)
@@ -269,7 +263,7 @@ def get_set_score(name,  # a registered score's name (a `SetScore` passes throug
     "The registered score called `name`; an unknown name is refused with the registered ones listed."
     if isinstance(name, SetScore):
         return name
-    return _SET_SCORES[check_choice(name, "method", tuple(_SET_SCORES))]
+    return _SET_SCORES.lookup(name, "method")
 
 
 def _lac(probabilities, u):

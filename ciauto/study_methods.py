@@ -14,8 +14,8 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from ._checks import (ConfidenceInterval, as_seed_sequence, check_choice, child_generator, int_child_generator,
-                            interval_dict, result_dict)
+from ._checks import (ConfidenceInterval, Registry, as_seed_sequence, check_choice, child_generator,
+                            int_child_generator, interval_dict, result_dict)
 from .bbc import bbc
 from .intervals import (HM_VARIANTS, DegenerateBoundWarning, InfeasibleBoundWarning, LowerBound,
                               conservative_z_bound, corrected_t_bound, delong_bound, hanley_mcneil_bound, mabt_bound,
@@ -75,7 +75,7 @@ class StudyMethod:
         return f"StudyMethod({self.name!r}{', ' + ', '.join(flags) if flags else ''}: {self.description})"
 
 # %% ../nbs/06b_study_methods.ipynb #48906fe1
-_METHODS: dict[str, StudyMethod] = {}
+_METHODS = Registry("method", hint="add your own with register_method")  # name → StudyMethod
 PAPER_METHODS = ("BBC", "BBC-F", "NB", "DL", "HM", "BT", "DL10p", "HM10p", "BT10p", "MABT")
 
 
@@ -98,10 +98,8 @@ def register_method(name: str, # the method's name in the runs table (or, bare d
     def add(f):
         if not callable(f):
             raise TypeError(f"func must be callable, got {type(f).__name__}")
-        if name in _METHODS and not replace:
-            raise ValueError(f"a method named {name!r} is already registered; pass replace=True to overwrite it")
-        _METHODS[name] = StudyMethod(name, f, binary_only, uses_selection, dict(defaults or {}),
-                                     description or (f.__doc__ or "").strip().split("\n")[0])
+        _METHODS.add(name, StudyMethod(name, f, binary_only, uses_selection, dict(defaults or {}),
+                                       description or (f.__doc__ or "").strip().split("\n")[0]), replace=replace)
         return f
 
     return add if func is None else add(func)
@@ -110,13 +108,12 @@ def register_method(name: str, # the method's name in the runs table (or, bare d
 def unregister_method(name: str, # the name of a registered method
                      ) -> None:
     "Remove a registered method."
-    get_method(name)
-    del _METHODS[name]
+    del _METHODS[get_method(name).name]
 
 
 def list_methods() -> list[str]:
     "Names of the registered methods, in registration order."
-    return list(_METHODS)
+    return _METHODS.names()
 
 
 def get_method(name, # a registered method's name (a `StudyMethod` passes through)
@@ -124,12 +121,7 @@ def get_method(name, # a registered method's name (a `StudyMethod` passes throug
     "The registered method called `name`; unknown names list the known ones."
     if isinstance(name, StudyMethod):
         return name
-    if not isinstance(name, str):
-        raise TypeError(f"a method is given by its name (str), got {type(name).__name__}")
-    if name not in _METHODS:
-        raise ValueError(f"unknown method {name!r}; registered methods are {list_methods()} "
-                         "(add your own with register_method)")
-    return _METHODS[name]
+    return _METHODS.lookup(name, "method")
 
 # %% ../nbs/06b_study_methods.ipynb #4944aa3b
 def resolve_methods(methods, # method names or `StudyMethod`s (one name alone is fine), or None
