@@ -352,14 +352,20 @@ class PredictionSets:
     rank: int | None  # k = ceil((n + 1)(1 - alpha)), the order statistic used for q_hat (None: Mondrian)
     n_calibration: int  # number of calibration points n
     randomized: bool = False  # APS/RAPS with a uniform u per point at both steps (rule "randomized")
-    lam: float | None = None  # RAPS penalty per rank beyond k_reg
-    k_reg: int | None = None  # RAPS: ranks 1..k_reg go unpenalised
+    options: dict = field(default_factory=dict)  # the score's per-call options as used (RAPS: lam, k_reg; {} for LAC/APS)
     scores: str = "probability"  # what the score matrices held: "probability" or "nonconformity"
     rule: str | None = None  # APS/RAPS: "include_last", "exact" or "randomized" (None for LAC)
     mondrian: bool = False  # one threshold per class (class-conditional calibration)
     class_thresholds: np.ndarray | None = field(default=None, repr=False)  # Mondrian: q_hat of each class
     class_ranks: np.ndarray | None = field(default=None, repr=False)  # Mondrian: k of each class
     class_counts: np.ndarray | None = field(default=None, repr=False)  # Mondrian: calibration points of each class
+
+    def __getattr__(self, name):
+        "A per-call option of the score reads as an attribute: `sets.lam` and `sets.k_reg` of a RAPS result."
+        options = self.__dict__.get("options") or {}
+        if name in options:
+            return options[name]
+        raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
 
     @property
     def sizes(self) -> np.ndarray:
@@ -406,8 +412,11 @@ class PredictionSets:
     @classmethod
     def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
                  ) -> PredictionSets: # equal to the result saved
-        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+        """The result back from `to_dict()`: the package's one rule, `result_from_dict`. A dict saved before the options
+        were gathered (`lam`, `k_reg` as fields of their own) loads too."""
         from ciauto._checks import result_from_dict
+        if isinstance(d, dict) and "options" not in d:
+            return result_from_dict(cls, d, options={k: d[k] for k in SCORE_OPTIONS if d.get(k) is not None})
         return result_from_dict(cls, d)
 
     def to_frame(self) -> pd.DataFrame:
@@ -438,7 +447,7 @@ class PredictionSets:
         return ax
 
     def __repr__(self):
-        extra = f", lam={self.lam:g}, k_reg={self.k_reg}" if self.method == "raps" else ""
+        extra = "".join(f", {k}={v:g}" if isinstance(v, float) else f", {k}={v}" for k, v in self.options.items())
         rule = f", {self.rule}" if self.rule else ""
         if self.mondrian:
             finite = self.class_thresholds[np.isfinite(self.class_thresholds)]
@@ -559,7 +568,7 @@ def conformal_sets(calibration_scores,  # n x K per-class scores of the calibrat
     # a built-in score computes only the true class's score, and the sets in one pass (the same numbers)
     r_true = r_cal[np.arange(y.size), y] if one_pass is None else one_pass[0](cal, y, u_cal, **options)
     fields = dict(method=score.name, alpha=alpha, n_calibration=y.size, randomized=rule == "randomized",
-                  lam=options.get("lam"), k_reg=options.get("k_reg"), scores=scores, rule=rule, mondrian=mondrian)
+                  options=options, scores=scores, rule=rule, mondrian=mondrian)
     if mondrian:
         thresholds, ranks, counts = _mondrian_thresholds(r_true, y, cal.shape[1], alpha)
         if one_pass is not None:  # one threshold per class: the set is no longer the first ranks
