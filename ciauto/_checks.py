@@ -8,6 +8,8 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
+import sys
+import warnings
 import zlib
 from collections.abc import MutableMapping
 from typing import NamedTuple
@@ -15,14 +17,15 @@ from typing import NamedTuple
 import numpy as np
 
 # %% auto #0
-__all__ = ['GROUP_ORDERS', 'WINNER_RULES', 'MAX_MEMORY_BYTES', 'QUANTILES', 'check_int', 'check_real', 'check_probability',
-           'check_choice', 'check_bool', 'check_n_jobs', 'as_seed_sequence', 'as_generator', 'spawn_seeds',
-           'keyed_child', 'child_generator', 'int_child_generator', 'entropy_seed', 'seed_record', 'legacy_seed',
-           'legacy_stream', 'uniforms', 'as_array', 'as_float_array', 'check_same_length', 'as_weights',
+__all__ = ['GROUP_ORDERS', 'WINNER_RULES', 'MAX_MEMORY_BYTES', 'CI_ALIASES', 'QUANTILES', 'check_int', 'check_real',
+           'check_probability', 'check_choice', 'check_bool', 'check_n_jobs', 'as_seed_sequence', 'as_generator',
+           'spawn_seeds', 'keyed_child', 'child_generator', 'int_child_generator', 'entropy_seed', 'seed_record',
+           'legacy_seed', 'legacy_stream', 'uniforms', 'as_array', 'as_float_array', 'check_same_length', 'as_weights',
            'sorted_labels', 'binary_codes', 'class_codes', 'positive_label', 'as_binary_labels', 'check_fold_ids',
            'check_fold_classes', 'fold_ids_from_splits', 'as_fold_ids', 'repeated_fold_ids', 'group_codes',
            'make_folds', 'cv_winner', 'check_memory', 'ConfidenceInterval', 'json_safe', 'result_dict', 'interval_dict',
-           'result_from_dict', 'order_statistic_ranks', 'order_statistic_rank', 'order_statistic', 'Registry']
+           'DeprecatedAliases', 'result_from_dict', 'order_statistic_ranks', 'order_statistic_rank', 'order_statistic',
+           'Registry']
 
 # %% ../nbs/00a_checks.ipynb #f8863606
 def _range_text(minimum, maximum, open_minimum=False, open_maximum=False) -> str:
@@ -673,6 +676,24 @@ def interval_dict(interval: ConfidenceInterval, # the interval
                  ) -> dict: # the two keys every interval result's `to_dict()` adds
     "`confidence_interval` as {low, high} and `confidence_level`, the keys an interval result adds to `to_dict()`."
     return {"confidence_interval": {"low": interval.low, "high": interval.high}, "confidence_level": confidence_level}
+
+# %% ../nbs/00a_checks.ipynb #2df98f3c
+_QUIET_READERS = ("ciauto", "dataclasses", "copy", "copyreg", "pickle")  # modules whose reads of an alias do not warn
+CI_ALIASES = {"ci_low": "confidence_interval.low", "ci_high": "confidence_interval.high"}  # the interval's older names
+
+
+class DeprecatedAliases:
+    "Mixin: reading a field named in the class's `_deprecated` ({old name: new spelling}) from user code warns."
+    _deprecated: dict = {}
+
+    def __getattribute__(self, name):
+        new = type(self)._deprecated.get(name)
+        if new is not None:
+            reader = sys._getframe(1).f_globals.get("__name__", "")
+            if reader.split(".")[0] not in _QUIET_READERS:
+                warnings.warn(f"{type(self).__name__}.{name} is deprecated and goes in the release after 0.1; use "
+                              f".{new}", DeprecationWarning, stacklevel=2)
+        return object.__getattribute__(self, name)
 
 # %% ../nbs/00a_checks.ipynb #e3770cc0
 def _loaded(annotation: str, value):
