@@ -37,7 +37,7 @@ def _range_text(minimum, maximum, open_minimum=False, open_maximum=False) -> str
         return f" {'<' if open_maximum else '<='} {maximum}"
     return ""
 
-
+# %% ../nbs/00_checks.ipynb #c6487c4d
 def check_int(value, # the value to check
               name: str, # the argument's name, for the error message
               *,
@@ -52,7 +52,7 @@ def check_int(value, # the value to check
         raise ValueError(f"{name} must be an integer{bounds}; got {value}")
     return int(value)
 
-
+# %% ../nbs/00_checks.ipynb #f53d3b5a
 def check_real(value, # the value to check
                name: str, # the argument's name, for the error message
                *,
@@ -75,7 +75,7 @@ def check_real(value, # the value to check
         raise ValueError(f"{name} must be a finite number{bounds}; got {value!r}")
     return value
 
-
+# %% ../nbs/00_checks.ipynb #faa53a5e
 def check_probability(value, # the level to check (alpha, delta, a confidence level)
                       name: str, # the argument's name, for the error message
                      ) -> float:
@@ -94,7 +94,7 @@ def check_choice(value, # the value to check
         raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
     return value
 
-
+# %% ../nbs/00_checks.ipynb #a6b86294
 def check_bool(value, # the value to check
                name: str, # the argument's name, for the error message
               ) -> bool:
@@ -103,7 +103,7 @@ def check_bool(value, # the value to check
         raise TypeError(f"{name} must be True or False; got {value!r} ({type(value).__name__})")
     return bool(value)
 
-
+# %% ../nbs/00_checks.ipynb #20022545
 def check_n_jobs(n_jobs, # None (joblib's default, one process unless a backend says otherwise) or a nonzero int
                 ) -> int | None:
     "joblib's `n_jobs`: None or a nonzero integer (−1 uses every core)."
@@ -133,7 +133,7 @@ def as_seed_sequence(random_state, # None (fresh entropy), an int >= 0, a `SeedS
         raise ValueError(f"{name} must be {_SEED_KINDS}; got the negative int {random_state}")
     return np.random.SeedSequence(int(random_state))
 
-
+# %% ../nbs/00_checks.ipynb #6815b345
 def as_generator(random_state, # anything `as_seed_sequence` takes
                  name: str = "random_state", # the argument's name, for the error message
                 ) -> np.random.Generator:
@@ -143,7 +143,7 @@ def as_generator(random_state, # anything `as_seed_sequence` takes
         return random_state
     return np.random.default_rng(as_seed_sequence(random_state, name))
 
-
+# %% ../nbs/00_checks.ipynb #7bd2e4d4
 def spawn_seeds(random_state, # anything `as_seed_sequence` takes
                 n: int, # how many seeds (one per task or bootstrap)
                 name: str = "random_state", # the argument's name, for the error message
@@ -162,7 +162,7 @@ def keyed_child(seed, # the parent stream: a `SeedSequence` (used as it is) or a
     key = tuple(k if isinstance(k, numbers.Integral) else zlib.crc32(str(k).encode()) for k in keys)
     return np.random.SeedSequence(seed.entropy, spawn_key=tuple(seed.spawn_key) + key)
 
-
+# %% ../nbs/00_checks.ipynb #a58d1f07
 def child_generator(random_state, # anything `as_seed_sequence` takes
                     *keys, # the child's keys, as in `keyed_child` (none: the seed's own stream)
                     name: str = "random_state", # the argument's name, for the error message
@@ -170,7 +170,7 @@ def child_generator(random_state, # anything `as_seed_sequence` takes
     "A `Generator` on `keyed_child(random_state, *keys)`: a new stream, even when `random_state` is a Generator."
     return np.random.default_rng(keyed_child(random_state, *keys, name=name))
 
-
+# %% ../nbs/00_checks.ipynb #79ac41ca
 def int_child_generator(random_state, # anything `as_seed_sequence` takes
                         *keys, # the child's keys, as in `keyed_child`
                         name: str = "random_state", # the argument's name, for the error message
@@ -181,14 +181,14 @@ def int_child_generator(random_state, # anything `as_seed_sequence` takes
         random_state = int(random_state.integers(2 ** 63 - 1))
     return child_generator(random_state, *keys, name=name)
 
-
+# %% ../nbs/00_checks.ipynb #cb6fd858
 def entropy_seed(words, # entropy words (e.g. `as_seed_sequence(random_state).generate_state(4)`)
                  *keys: int, # integers appended to the entropy
                 ) -> int:
     "One 32-bit seed from `SeedSequence([*words, *keys])`: a seed that depends on the keys' values, not their order of use."
     return int(np.random.SeedSequence([*np.asarray(words).tolist(), *keys]).generate_state(1)[0])
 
-
+# %% ../nbs/00_checks.ipynb #7d4392ef
 def seed_record(random_state, # the `random_state` a result was computed with
                ):
     "What a result records of its seed (JSON-safe): an int seed as a Python int, None for anything else."
@@ -205,7 +205,7 @@ def legacy_seed(random_state, # an int in 0..2**32−1 (a legacy `RandomState` s
         return check_int(random_state, name, minimum=0, maximum=2**32 - 1)
     return as_generator(random_state, name)
 
-
+# %% ../nbs/00_checks.ipynb #1d5767c5
 def legacy_stream(seed, # an int (seeds `numpy.random.RandomState`, as the reference code) or a `Generator`
                  ):
     "The reference code's stream: `RandomState(seed)` for an int seed; a Generator as it is."
@@ -213,7 +213,7 @@ def legacy_stream(seed, # an int (seeds `numpy.random.RandomState`, as the refer
         return seed
     return np.random.RandomState(check_int(seed, "seed", minimum=0, maximum=2**32 - 1))
 
-
+# %% ../nbs/00_checks.ipynb #cbff78e9
 def uniforms(stream, # a `Generator` or a legacy `RandomState` (from `legacy_stream`)
              shape, # the array's shape
             ) -> np.ndarray:
@@ -238,7 +238,7 @@ def as_array(x, # array-like (list, numpy array, pandas Series or DataFrame)
     except ValueError as err:  # numpy's "inhomogeneous shape" for ragged lists
         raise ValueError(f"{name} must be a rectangular array (are its rows of different lengths?)") from err
 
-
+# %% ../nbs/00_checks.ipynb #68b51665
 def as_float_array(x, # array-like (list, numpy array, pandas Series or DataFrame)
                    name: str, # the argument's name, for the error message
                    *,
@@ -262,7 +262,7 @@ def as_float_array(x, # array-like (list, numpy array, pandas Series or DataFram
         raise ValueError(f"{name} contains {bad} NaN or infinite value(s)")
     return arr
 
-
+# %% ../nbs/00_checks.ipynb #1bee88e2
 def check_same_length(**arrays, # name=array pairs that must have the same number of rows
                      ) -> int:
     "All arrays have the same first dimension; returns it."
@@ -315,7 +315,7 @@ def _labels_1d(y, name):
             raise ValueError(f"{name} contains missing values")
     return arr
 
-
+# %% ../nbs/00_checks.ipynb #b3861be1
 def sorted_labels(y, # class labels, one per row
                   name: str = "y", # the argument's name, for the error message
                  ) -> tuple[np.ndarray, np.ndarray]:
@@ -417,7 +417,7 @@ def check_fold_ids(folds, # one integer fold id per row
         raise ValueError(f"{name} holds {labels.size} fold; at least 2 folds are needed")
     return ids.astype(np.int64), labels
 
-
+# %% ../nbs/00_checks.ipynb #a7c913b1
 def check_fold_classes(codes, # class code 0..K−1 of every row
                        fold_ids, # fold id 0..F−1 of every row (from `check_fold_ids`)
                        classes, # the K class labels, for the message
@@ -464,7 +464,7 @@ def fold_ids_from_splits(splits, # (train, test) index pairs (or boolean masks),
         raise ValueError("folds: a single split; at least 2 folds are needed")
     return ids
 
-
+# %% ../nbs/00_checks.ipynb #5ae9d00d
 def as_fold_ids(folds, # fold ids (one per row), a list of (train, test) pairs, or a splitter with .split
                 n: int, # number of rows
                 *, X=None, # features for a splitter (default: n placeholder rows; scikit-learn's use only their number)
@@ -608,12 +608,12 @@ class ConfidenceInterval(NamedTuple):
     low: float  # the lower end (for a one-sided upper bound: the metric's range start, or -inf)
     high: float  # the upper end (for a one-sided lower bound: the metric's range end, 1 for an AUC, or +inf)
 
-
+# %% ../nbs/00_checks.ipynb #c9b2bbbf
 def _missing(value) -> bool:
     "pandas' NA and NaT, recognised without importing pandas."
     return type(value).__name__ in ("NAType", "NaTType")
 
-
+# %% ../nbs/00_checks.ipynb #0956ab70
 def json_safe(value, # a number, string, None, array, list, tuple, dict (nested), named tuple or result object
              ): # the same structure in plain Python values, None in place of NaN, NA and ±inf
     """The one conversion to JSON of the package: numpy values become plain Python values, arrays and tuples lists,
@@ -621,13 +621,27 @@ def json_safe(value, # a number, string, None, array, list, tuple, dict (nested)
     (a function, a class) or its text."""
     if value is None or isinstance(value, str):
         return value
+    if isinstance(value, (dict, list, tuple)):
+        return _json_container(value)
+    if isinstance(value, (np.ndarray, np.generic)):
+        return _json_numpy(value)
+    if isinstance(value, numbers.Real):  # bool, int, float, Fraction
+        return _json_number(value)
+    return _json_object(value)
+
+# %% ../nbs/00_checks.ipynb #0f3a6cbc
+def _json_container(value):
+    "A dict (keys made JSON keys), a named tuple (as its dict), a list or tuple (as a list), converted at every depth."
     if isinstance(value, dict):
         return {k if k is None or isinstance(k, (str, int, float, bool)) else str(k): json_safe(v)
                 for k, v in value.items()}
     if isinstance(value, tuple) and hasattr(value, "_asdict"):
         return json_safe(value._asdict())
-    if isinstance(value, (list, tuple)):
-        return [json_safe(v) for v in value]
+    return [json_safe(v) for v in value]
+
+# %% ../nbs/00_checks.ipynb #ae8c3cea
+def _json_numpy(value):
+    "A numpy array or scalar: masked entries and non-finite floats as None, numbers without per-element recursion."
     if isinstance(value, np.ma.MaskedArray):  # masked entries are missing values
         return json_safe(np.where(np.ma.getmaskarray(value), None, np.asarray(value.data, dtype=object)))
     if isinstance(value, np.ndarray) and value.dtype.kind == "f" and value.dtype.itemsize > 8:
@@ -638,14 +652,20 @@ def json_safe(value, # a number, string, None, array, list, tuple, dict (nested)
         return value.tolist()
     if isinstance(value, np.floating):
         return float(value) if np.isfinite(value) else None
-    if isinstance(value, (np.ndarray, np.generic)):
-        return json_safe(value.tolist())
+    return json_safe(value.tolist())
+
+# %% ../nbs/00_checks.ipynb #e2484feb
+def _json_number(value):
+    "A Python number: a bool as it is, an integer as int, a real as float (None when not finite)."
     if isinstance(value, bool):
         return value
     if isinstance(value, numbers.Integral):
         return int(value)
-    if isinstance(value, numbers.Real):
-        return float(value) if math.isfinite(value) else None
+    return float(value) if math.isfinite(value) else None
+
+# %% ../nbs/00_checks.ipynb #62566273
+def _json_object(value):
+    "pandas' NA and NaT as None, a class by its name, a table by its records, a result by its `to_dict()`, else a name or text."
     if _missing(value):
         return None
     if isinstance(value, type):
@@ -659,7 +679,7 @@ def json_safe(value, # a number, string, None, array, list, tuple, dict (nested)
     name = getattr(value, "__name__", None)
     return name if isinstance(name, str) else str(value)
 
-
+# %% ../nbs/00_checks.ipynb #44845ae6
 def result_dict(result, # a result dataclass
                 omit: tuple = (), # public fields left out: live objects that are not data (a refit model)
                 **shown, # fields shown in a readable form (a table as records), and derived values to add
@@ -670,7 +690,7 @@ def result_dict(result, # a result dataclass
            if not f.name.startswith("_") and f.name not in omit}
     return json_safe({**out, **shown})
 
-
+# %% ../nbs/00_checks.ipynb #1ea232f5
 def interval_dict(interval: ConfidenceInterval, # the interval
                   confidence_level, # its level (None when there is none)
                  ) -> dict: # the two keys every interval result's `to_dict()` adds
@@ -717,7 +737,7 @@ def _loaded(annotation: str, value):
         return float(value)
     return value
 
-
+# %% ../nbs/00_checks.ipynb #8e0764b8
 def result_from_dict(cls, # the result class
                      d: dict, # what its `to_dict()` returned (or that, through JSON)
                      **fields, # fields saved in another form, already converted back (e.g. a table's records)
@@ -762,7 +782,7 @@ def order_statistic_ranks(p, # quantile levels in [0, 1] (an array; conformal p-
     rank = np.ceil(position) if quantile == "inverted_cdf" else np.floor(position) + 1
     return np.clip(rank, 1, n).astype(np.int64)
 
-
+# %% ../nbs/00_checks.ipynb #8b2e5a00
 def order_statistic_rank(p: float, # the quantile level, in [0, 1]
                          n: int, # how many sorted values
                          quantile: str = "inverted_cdf", # "inverted_cdf" (⌈pn⌉) or "reference" (⌊pn⌋ + 1)
@@ -770,7 +790,7 @@ def order_statistic_rank(p: float, # the quantile level, in [0, 1]
     "1-based rank of the p-quantile among n sorted values, within 1..n (`order_statistic_ranks` for one level)."
     return int(order_statistic_ranks(check_real(p, "p", minimum=0, maximum=1), n, quantile))
 
-
+# %% ../nbs/00_checks.ipynb #10385f9e
 def order_statistic(sorted_values, # values sorted ascending
                     p: float, # the quantile level, in [0, 1]
                     quantile: str = "inverted_cdf", # "inverted_cdf" or "reference", as in `order_statistic_rank`

@@ -35,7 +35,7 @@ def _scaled_weights(sample_weight, n, name="sample_weight"):
     w = as_weights(sample_weight, n, name)
     return np.ones(n) if w is None else w
 
-
+# %% ../nbs/00a_metrics.ipynb #3c7aef7d
 def _class_scaled_weights(y, w, name="sample_weight"):
     "Each class's weights divided by that class's largest weight (the AUC does not change); both need weight."
     positive = y == 1
@@ -54,7 +54,7 @@ def _check_kernel_rows(scores, labels, weights):
     if labels.shape[0] != scores.shape[0] or (weights is not None and weights.shape[0] != scores.shape[0]):
         raise ValueError("scores, labels and weights must have the same length (one per row)")
 
-
+# %% ../nbs/00a_metrics.ipynb #8a3a3749
 @njit(cache=True, nogil=True)
 def _auc_sweep(scores, labels, weights):
     _check_kernel_rows(scores, labels, weights)
@@ -88,7 +88,7 @@ def _auc_sweep(scores, labels, weights):
     # AUC is a share of pairs, so it is capped where it belongs
     return min(credit / (total_pos * neg_below), 1.0)
 
-
+# %% ../nbs/00a_metrics.ipynb #5c7931ef
 @njit(cache=True, nogil=True)
 def auc_sorted(scores,   # scores sorted ascending
                labels,   # 0/1 labels in the same order (1 = positive)
@@ -97,7 +97,7 @@ def auc_sorted(scores,   # scores sorted ascending
     "Weighted AUC of rows sorted by ascending `scores`; NaN if a class has zero total weight."
     return _auc_sweep(scores, labels, weights)
 
-
+# %% ../nbs/00a_metrics.ipynb #3148abc2
 @njit(cache=True, nogil=True)
 def auc_sorted_unweighted(scores,  # scores sorted ascending
                           labels,  # 0/1 labels in the same order (1 = positive)
@@ -208,7 +208,7 @@ def _pr_area(tp, fp, trapezoid):
         prev_precision = precision
     return area / total_pos
 
-
+# %% ../nbs/00a_metrics.ipynb #99b0f181
 @njit(cache=True, nogil=True)
 def pr_auc_from_points(tp,  # cumulative positive weight at descending thresholds
                        fp,  # cumulative negative weight at the same thresholds
@@ -216,7 +216,7 @@ def pr_auc_from_points(tp,  # cumulative positive weight at descending threshold
     "Trapezoid PR AUC (SubROC) through the points (TP_j, FP_j) of descending thresholds, from (0, 1)."
     return _pr_area(tp, fp, True)
 
-
+# %% ../nbs/00a_metrics.ipynb #e6322841
 @njit(cache=True, nogil=True)
 def average_precision_from_points(tp,  # cumulative positive weight at descending thresholds
                                   fp,  # cumulative negative weight at the same thresholds
@@ -234,7 +234,7 @@ def pr_auc_sorted(scores,   # scores sorted *descending*
     tp, fp = pr_points_sorted(scores, labels, weights)
     return pr_auc_from_points(tp, fp)
 
-
+# %% ../nbs/00a_metrics.ipynb #8daa3bf2
 @njit(cache=True, nogil=True)
 def average_precision_sorted(scores,   # scores sorted *descending*
                              labels,   # 0/1 labels in the same order (1 = positive)
@@ -253,14 +253,14 @@ def _scores(y_score, name="y_score", ndim=1):
         s = np.unique(raw, return_inverse=True)[1].reshape(raw.shape).astype(np.float64)
     return s
 
-
+# %% ../nbs/00a_metrics.ipynb #5ffbfe5c
 def _prepare_binary(y_true, y_score, sample_weight, require_both=False):
     y = as_binary_labels(y_true, "y_true", require_both=require_both)
     s = _scores(y_score)
     check_same_length(y_true=y, y_score=s)
     return y, s, as_weights(sample_weight, len(y))
 
-
+# %% ../nbs/00a_metrics.ipynb #1b5c0cf5
 def _binary_auc(y, s, w):
     "AUC of checked labels and scores; `w` None for unit weights."
     if w is None:
@@ -288,7 +288,7 @@ def _pr_points(y, s, w):
     order = np.argsort(-s)
     return pr_points_sorted(s[order], y[order], w[order])
 
-
+# %% ../nbs/00a_metrics.ipynb #55fe058a
 def _pr_metric(y_true, y_score, sample_weight, trapezoid, what):
     # weights are used as given (`as_weights` rescales only beyond 1e±100): integer multiplicities give integer TP and
     # FP sums, which BBC's presorted PR kernel reproduces to the last bit
@@ -297,7 +297,7 @@ def _pr_metric(y_true, y_score, sample_weight, trapezoid, what):
         raise ValueError(f"y_true has no positive (label 1) with positive weight; {what} is undefined")
     return float(_pr_area(*_pr_points(y, s, w), trapezoid))
 
-
+# %% ../nbs/00a_metrics.ipynb #515eeb08
 def pr_auc(y_true,               # 0/1 labels (1 = positive) or booleans (True = positive)
            y_score,              # real scores, larger = more positive
            *,
@@ -306,7 +306,7 @@ def pr_auc(y_true,               # 0/1 labels (1 = positive) or booleans (True =
     "Area under the PR curve by the trapezoid rule over one point per distinct score, from (0, 1) (SubROC)."
     return _pr_metric(y_true, y_score, sample_weight, True, "PR AUC")
 
-
+# %% ../nbs/00a_metrics.ipynb #be2c9e6c
 def average_precision(y_true,               # 0/1 labels (1 = positive) or booleans (True = positive)
                       y_score,              # real scores, larger = more positive
                       *,
@@ -414,7 +414,7 @@ def _class_weights_present(y, w, n_classes, name):
                          f"every class of y_score's columns must be present for {name}")
     return w, top
 
-
+# %% ../nbs/00a_metrics.ipynb #d1055f81
 def roc_auc_ovr(y_true,               # class indices 0..K−1, the columns of `y_score`
                 y_score,              # N×K class scores (any real scores, larger = more likely that class)
                 *,
@@ -437,8 +437,7 @@ def roc_auc_ovr(y_true,               # class indices 0..K−1, the columns of `
 def _is_numeric(arr):
     return arr.dtype == bool or np.issubdtype(arr.dtype, np.number)
 
-
-
+# %% ../nbs/00a_metrics.ipynb #76013bce
 def _predicted_labels(y_pred):
     "Numeric `y_pred` as labels: 2-D arg-max, integral 1-D as is, probabilities of class 1 thresholded at ½."
     raw = np.asarray(y_pred.to_numpy() if hasattr(y_pred, "to_numpy") else y_pred)
@@ -486,7 +485,7 @@ def _label_inputs(y_true, y_pred, sample_weight):
     truth, pred = predicted_labels(y_true, y_pred)
     return truth, pred, _scaled_weights(sample_weight, len(truth))
 
-
+# %% ../nbs/00a_metrics.ipynb #d7e8e217
 def accuracy(y_true,               # true labels
              y_pred,               # predicted labels, probabilities of class 1 or N×K class scores
              *,
@@ -496,7 +495,7 @@ def accuracy(y_true,               # true labels
     truth, pred, w = _label_inputs(y_true, y_pred, sample_weight)
     return float(np.sum(w * (truth == pred)) / np.sum(w))
 
-
+# %% ../nbs/00a_metrics.ipynb #9f954db7
 def balanced_accuracy(y_true,               # true labels
                       y_pred,               # predicted labels, probabilities of class 1 or N×K class scores
                       *,
@@ -520,7 +519,7 @@ def _regression_inputs(y_true, y_pred, sample_weight):
     size = size if size > 1e100 or 0 < size < 1e-100 else 1.0  # in range: the values exactly as given
     return t / size, p / size, _scaled_weights(sample_weight, len(t)), float(size)
 
-
+# %% ../nbs/00a_metrics.ipynb #a6639f36
 def neg_mean_squared_error(y_true,               # real targets
                            y_pred,               # real predictions
                            *,
@@ -533,7 +532,7 @@ def neg_mean_squared_error(y_true,               # real targets
         raise ValueError(f"the mean squared error is beyond the float range (values up to {size:.3g} in y_true or y_pred)")
     return value
 
-
+# %% ../nbs/00a_metrics.ipynb #293b0b59
 def r2(y_true,               # real targets, not constant
        y_pred,               # real predictions
        *,
@@ -571,14 +570,14 @@ def squared_error_rows(y,            # N targets (0/1 labels for the Brier score
     "Per-row squared errors: the terms of the mean squared error, its root, r² and the Brier score."
     return (predictions - np.asarray(y, np.float64)[:, None]) ** 2
 
-
+# %% ../nbs/00a_metrics.ipynb #6a13c352
 def absolute_error_rows(y,            # N real targets
                         predictions,  # N×C predictions
                        ) -> np.ndarray:  # N×C: |ŷ − y|
     "Per-row absolute errors: the terms of the mean absolute error."
     return np.abs(predictions - np.asarray(y, np.float64)[:, None])
 
-
+# %% ../nbs/00a_metrics.ipynb #a91431f6
 def multiclass_squared_error_rows(y,            # N class indices 0..K−1
                                   predictions,  # N×C×K class probabilities
                                  ) -> np.ndarray:  # N×C: Σ_k (p_k − [y = k])²
@@ -586,7 +585,7 @@ def multiclass_squared_error_rows(y,            # N class indices 0..K−1
     truth = np.arange(predictions.shape[2]) == np.asarray(y, np.int64)[:, None]
     return ((predictions - truth[:, None, :]) ** 2).sum(axis=2)
 
-
+# %% ../nbs/00a_metrics.ipynb #974db00f
 def log_loss_rows(y,            # N 0/1 labels with N×C P(class 1), or class indices 0..K−1 with N×C×K probabilities
                   predictions,  # N×C probabilities of class 1, or N×C×K class probabilities
                  ) -> np.ndarray:  # N×C: −log p(true class), p clipped to [ε, 1 − ε]
@@ -611,7 +610,7 @@ def _binary_predictions(y_pred, what):
                          "class to 1)")
     return (p >= 0.5).astype(np.int8)
 
-
+# %% ../nbs/00a_metrics.ipynb #8ff3c4b3
 def f1(y_true,               # 0/1 labels (1 = positive) or booleans
        y_pred,               # 0/1 predicted labels or probabilities of class 1 (cut at ½)
        *,
@@ -628,7 +627,7 @@ def f1(y_true,               # 0/1 labels (1 = positive) or booleans
     denominator = 2 * tp + fp + fn
     return 2 * tp / denominator if denominator > 0 else 0.0
 
-
+# %% ../nbs/00a_metrics.ipynb #01a478dd
 def _class_probabilities(y_true, y_pred):
     "Checked labels and probabilities as one configuration (N×1 P(class 1) with 0/1 labels, N×1×K with indices 0..K−1)."
     p = as_float_array(y_pred, "y_pred", ndim=(1, 2))
@@ -647,7 +646,7 @@ def _class_probabilities(y_true, y_pred):
         raise ValueError("y_pred's rows must be class probabilities that sum to 1 for the log loss")
     return y, p[:, None, :]
 
-
+# %% ../nbs/00a_metrics.ipynb #9f3cd7d8
 def neg_log_loss(y_true,               # 0/1 labels with 1-D y_pred, or class indices 0..K−1 with N×K y_pred
                  y_pred,               # P(class 1), or N×K class probabilities (rows sum to 1)
                  *,
@@ -658,7 +657,7 @@ def neg_log_loss(y_true,               # 0/1 labels with 1-D y_pred, or class in
     w = _scaled_weights(sample_weight, len(y))
     return -float(np.sum(w * log_loss_rows(y, p)[:, 0]) / np.sum(w))  # the one log loss: BBC's and SubROC's rows too
 
-
+# %% ../nbs/00a_metrics.ipynb #1967734b
 def neg_mean_absolute_error(y_true,               # real targets
                             y_pred,               # real predictions
                             *,
@@ -671,7 +670,7 @@ def neg_mean_absolute_error(y_true,               # real targets
         raise ValueError(f"the mean absolute error is beyond the float range (values up to {size:.3g} in y_true or y_pred)")
     return value
 
-
+# %% ../nbs/00a_metrics.ipynb #bd01fa7a
 def neg_root_mean_squared_error(y_true,               # real targets
                                 y_pred,               # real predictions
                                 *,
@@ -684,7 +683,7 @@ def neg_root_mean_squared_error(y_true,               # real targets
         raise ValueError(f"the root mean squared error is beyond the float range (values up to {size:.3g})")
     return value
 
-
+# %% ../nbs/00a_metrics.ipynb #d874e81d
 def neg_brier_score(y_true,               # 0/1 labels (1 = positive) or booleans
                     y_pred,               # probabilities of class 1, in [0, 1]
                     *,
@@ -709,7 +708,7 @@ def f1_macro(y_true,               # true labels
     either = np.bincount(t, weights=w, minlength=len(labels)) + np.bincount(p, weights=w, minlength=len(labels))
     return float(np.mean(np.divide(2 * hits, either, out=np.zeros(len(labels)), where=either > 0)))
 
-
+# %% ../nbs/00a_metrics.ipynb #19217fb1
 def _class_probability_matrix(y_true, y_pred, what):
     "Class indices 0..K−1 and N×K class probabilities (rows summing to 1) for a multiclass probability metric."
     p = as_float_array(y_pred, "y_pred", ndim=2)
@@ -720,7 +719,7 @@ def _class_probability_matrix(y_true, y_pred, what):
     check_same_length(y_true=y, y_pred=p)
     return y, p
 
-
+# %% ../nbs/00a_metrics.ipynb #8de78140
 def multiclass_brier_score(y_true,               # class indices 0..K−1, the columns of `y_pred`
                            y_pred,               # N×K class probabilities (rows sum to 1)
                            *,
@@ -731,7 +730,7 @@ def multiclass_brier_score(y_true,               # class indices 0..K−1, the c
     w = _scaled_weights(sample_weight, len(y))
     return float(np.sum(w * multiclass_squared_error_rows(y, p[:, None, :])[:, 0]) / np.sum(w))
 
-
+# %% ../nbs/00a_metrics.ipynb #3004f461
 def neg_multiclass_brier_score(y_true,               # class indices 0..K−1, the columns of `y_pred`
                                y_pred,               # N×K class probabilities (rows sum to 1)
                                *,
@@ -750,7 +749,7 @@ def _fenwick_prefix(tree, index):
         index -= index & -index
     return total
 
-
+# %% ../nbs/00a_metrics.ipynb #f962315d
 @njit(cache=True, nogil=True)
 def _concordance_kernel(time, event, rank, weights, n_ranks):
     "Weighted Harrell's C in O(N log N): rows by descending time, a Fenwick tree of weight over risk ranks."
@@ -830,7 +829,7 @@ def _type_clash(name, y_true, y_pred, error) -> str:
                  "first (e.g. y == 'yes'), or give a metric that takes text labels")
     return said
 
-
+# %% ../nbs/00a_metrics.ipynb #a965b349
 @dataclass(frozen=True)
 class Metric:
     "A performance metric f(y_true, y_pred, sample_weight=None) -> float, with what estimators need to know about it."
@@ -847,32 +846,7 @@ class Metric:
     multiclass: str | None = None   # the registry name of this metric for more than two classes (roc_auc → roc_auc_ovo), or None
 
     def __post_init__(self):
-        if not isinstance(self.name, str) or not self.name:
-            raise TypeError(f"Metric name must be a non-empty string, got {self.name!r}")
-        if not callable(self.func):
-            raise TypeError(f"Metric func must be callable, got {type(self.func).__name__}")
-        check_bool(self.greater_is_better, "greater_is_better")
-        check_bool(self.size_dependent, "size_dependent")
-        if self.kind not in METRIC_KINDS:
-            raise ValueError(f"Metric kind must be one of {METRIC_KINDS}, got {self.kind!r}")
-        if not self.lower <= self.upper:
-            raise ValueError(f"Metric range needs lower <= upper, got [{self.lower}, {self.upper}]")
-        self._check_hooks()
-        if not _accepts_sample_weight(self.func):
-            raise TypeError(f"metric {self.name!r} must accept f(y_true, y_pred, sample_weight=None): ciauto passes "
-                            "bootstrap multiplicities as sample_weight, so the metric has to use them")
-
-    def _check_hooks(self):
-        "The optional attributes that tell the estimators how to compute the metric faster or read its values."
-        if self.row_loss is not None and not callable(self.row_loss):
-            raise TypeError(f"Metric row_loss must be callable loss(y, predictions) or None, got {self.row_loss!r}")
-        if self.fast_path is not None and self.fast_path not in FAST_PATHS:
-            raise ValueError(f"Metric fast_path must be one of {FAST_PATHS} or None, got {self.fast_path!r}")
-        if self.chance is not None and (isinstance(self.chance, bool) or not isinstance(self.chance, numbers.Real)
-                                        or not self.lower <= self.chance <= self.upper):
-            raise ValueError(f"Metric chance must be a number in [{self.lower}, {self.upper}] or None, got {self.chance!r}")
-        if self.multiclass is not None and (not isinstance(self.multiclass, str) or not self.multiclass):
-            raise TypeError(f"Metric multiclass must be a registry name or None, got {self.multiclass!r}")
+        _check_metric(self)
 
     def __call__(self,
                  y_true,              # targets, as the metric takes them
@@ -895,19 +869,7 @@ class Metric:
                        values,  # F×C (or C) values of C configurations, NaN where missing
                       ) -> str | None:  # the warning's text, or None
         "A warning when every configuration's mean value is worse than `chance` (None without a chance level)."
-        v = np.asarray(values, dtype=np.float64)
-        v = v.reshape(-1, v.shape[-1]) if v.ndim else v.reshape(1, 1)
-        seen = np.isfinite(v)
-        if self.chance is None or not seen.any(axis=0).any():
-            return None
-        means = np.where(seen, v, 0).sum(axis=0)[seen.any(axis=0)] / seen.sum(axis=0)[seen.any(axis=0)]
-        worse = means < self.chance if self.greater_is_better else means > self.chance
-        if not worse.all():
-            return None
-        best = means.max() if self.greater_is_better else means.min()
-        return (f"every configuration's {self.name} is worse than chance ({self.chance:g}; the best is {best:.4f}): the "
-                "predictions point the wrong way (survival times given instead of risks? scores of the other class?), "
-                "so the best of them is the least wrong; flip the predictions (or the positive class)")
+        return _chance_message(self, values)
 
     @property
     def best(self) -> float:
@@ -923,6 +885,54 @@ class Metric:
         arrow = "higher is better" if self.greater_is_better else "lower is better"
         size = ", size-dependent" if self.size_dependent else ""
         return f"Metric({self.name!r}, {arrow}, range [{self.lower}, {self.upper}], kind={self.kind!r}{size})"
+
+# %% ../nbs/00a_metrics.ipynb #12a4a607
+def _check_metric(metric: Metric):
+    "Refuse a `Metric` whose attributes the estimators could not use."
+    if not isinstance(metric.name, str) or not metric.name:
+        raise TypeError(f"Metric name must be a non-empty string, got {metric.name!r}")
+    if not callable(metric.func):
+        raise TypeError(f"Metric func must be callable, got {type(metric.func).__name__}")
+    check_bool(metric.greater_is_better, "greater_is_better")
+    check_bool(metric.size_dependent, "size_dependent")
+    if metric.kind not in METRIC_KINDS:
+        raise ValueError(f"Metric kind must be one of {METRIC_KINDS}, got {metric.kind!r}")
+    if not metric.lower <= metric.upper:
+        raise ValueError(f"Metric range needs lower <= upper, got [{metric.lower}, {metric.upper}]")
+    _check_hooks(metric)
+    if not _accepts_sample_weight(metric.func):
+        raise TypeError(f"metric {metric.name!r} must accept f(y_true, y_pred, sample_weight=None): ciauto passes "
+                        "bootstrap multiplicities as sample_weight, so the metric has to use them")
+
+# %% ../nbs/00a_metrics.ipynb #d9437945
+def _check_hooks(metric: Metric):
+    "The optional attributes that tell the estimators how to compute the metric faster or read its values."
+    if metric.row_loss is not None and not callable(metric.row_loss):
+        raise TypeError(f"Metric row_loss must be callable loss(y, predictions) or None, got {metric.row_loss!r}")
+    if metric.fast_path is not None and metric.fast_path not in FAST_PATHS:
+        raise ValueError(f"Metric fast_path must be one of {FAST_PATHS} or None, got {metric.fast_path!r}")
+    if metric.chance is not None and (isinstance(metric.chance, bool) or not isinstance(metric.chance, numbers.Real)
+                                      or not metric.lower <= metric.chance <= metric.upper):
+        raise ValueError(f"Metric chance must be a number in [{metric.lower}, {metric.upper}] or None, got {metric.chance!r}")
+    if metric.multiclass is not None and (not isinstance(metric.multiclass, str) or not metric.multiclass):
+        raise TypeError(f"Metric multiclass must be a registry name or None, got {metric.multiclass!r}")
+
+# %% ../nbs/00a_metrics.ipynb #d4d8a056
+def _chance_message(metric: Metric, values) -> str | None:
+    "The text of `Metric.chance_warning`: every configuration's mean of `values` (F×C or C) worse than `metric.chance`."
+    v = np.asarray(values, dtype=np.float64)
+    v = v.reshape(-1, v.shape[-1]) if v.ndim else v.reshape(1, 1)
+    seen = np.isfinite(v)
+    if metric.chance is None or not seen.any(axis=0).any():
+        return None
+    means = np.where(seen, v, 0).sum(axis=0)[seen.any(axis=0)] / seen.sum(axis=0)[seen.any(axis=0)]
+    worse = means < metric.chance if metric.greater_is_better else means > metric.chance
+    if not worse.all():
+        return None
+    best = means.max() if metric.greater_is_better else means.min()
+    return (f"every configuration's {metric.name} is worse than chance ({metric.chance:g}; the best is {best:.4f}): the "
+            "predictions point the wrong way (survival times given instead of risks? scores of the other class?), "
+            "so the best of them is the least wrong; flip the predictions (or the positive class)")
 
 # %% ../nbs/00a_metrics.ipynb #94d6d08f
 METRICS = Registry("metric", hint="add one with register_metric(Metric(...))")  # name → Metric: every door (cvt, bbc, from_oof, the CLI) reads its names here
@@ -965,6 +975,7 @@ for _m in [
 ]:
     register_metric(_m)
 
+# %% ../nbs/00a_metrics.ipynb #4ba43d72
 _LOSS_SUFFIXES = ("_error", "_loss", "_deviance")
 
 
@@ -986,7 +997,7 @@ def _unknown_name(name):
                 f"with f(y_true, y_pred, sample_weight=None) calling sklearn.metrics.{function}")
     return f"unknown metric {name!r}; {known}, or pass a Metric or a callable f(y_true, y_pred, sample_weight=None)"
 
-
+# %% ../nbs/00a_metrics.ipynb #9ba285de
 def get_metric(metric,  # a registry name, a `Metric`, or a callable f(y_true, y_pred, sample_weight=None)
               ) -> Metric:  # the registry's `Metric`, or the callable wrapped as higher-is-better
     """The `Metric` for a registry name (scikit-learn's scorer names where it has them; `neg_` names are losses
@@ -1012,6 +1023,17 @@ def get_metric(metric,  # a registry name, a `Metric`, or a callable f(y_true, y
         return Metric(name or "custom", metric)
     raise TypeError(f"metric must be a name, a Metric or a callable, got {type(metric).__name__}")
 
+# %% ../nbs/00a_metrics.ipynb #52bb8a00
+def resolve_metric(metric, # a registry name, a `Metric`, a callable (see `get_metric`), or None for the target's default
+                   target: str | None = None, # the target's kind: "binary", "multiclass", "regression", "survival", or None (unknown)
+                  ) -> Metric:
+    """The one metric rule of the package: `metric` as `get_metric` reads it, or the default of the target's kind
+    (`DEFAULT_METRICS`; the binary default when the kind is unknown); a known kind is checked against the metric."""
+    if target is not None:
+        target = check_choice(target, "target", TARGET_KINDS)
+    m = get_metric(DEFAULT_METRICS[target or "binary"] if metric is None else metric)
+    return m if target is None else _fit_target(m, target)
+
 # %% ../nbs/00a_metrics.ipynb #f0120696
 TARGET_KINDS = ("binary", "multiclass", "regression", "survival")
 DEFAULT_METRICS = {"binary": "roc_auc", "multiclass": "roc_auc_ovo", "regression": "r2", "survival": "c_index"}
@@ -1036,16 +1058,27 @@ def _fit_target(m: Metric, target: str) -> Metric:
         raise ValueError(f"metric {m.name!r} is for more than two classes but y is binary; use 'roc_auc'")
     return m
 
-
-def resolve_metric(metric, # a registry name, a `Metric`, a callable (see `get_metric`), or None for the target's default
-                   target: str | None = None, # the target's kind: "binary", "multiclass", "regression", "survival", or None (unknown)
-                  ) -> Metric:
-    """The one metric rule of the package: `metric` as `get_metric` reads it, or the default of the target's kind
-    (`DEFAULT_METRICS`; the binary default when the kind is unknown); a known kind is checked against the metric."""
-    if target is not None:
-        target = check_choice(target, "target", TARGET_KINDS)
-    m = get_metric(DEFAULT_METRICS[target or "binary"] if metric is None else metric)
-    return m if target is None else _fit_target(m, target)
+# %% ../nbs/00a_metrics.ipynb #2bd3237c
+def fold_score_matrix(metric,       # a `Metric`, a registry name or a callable (see `get_metric`)
+                      predictions,  # N×C predictions (N×C×K class scores for multiclass metrics); NaN = not predicted
+                      y,            # targets in the form the metric takes (0/1 labels for binary metrics)
+                      fold_ids,     # integer fold id 0..F−1 per row (see `ciauto._checks.check_fold_ids`)
+                      n_folds: int, # F
+                     ) -> np.ndarray:  # F×C: P[f, c], NaN where configuration c has NaN predictions in fold f
+    "P[f, c]: the metric of configuration c on the rows of fold f (F×C)."
+    metric = get_metric(metric)
+    p, y, ids, n_folds = _fold_inputs(metric, predictions, y, fold_ids, n_folds)
+    missing = np.isnan(p).reshape(p.shape[0], p.shape[1], -1).any(axis=2)
+    incomplete = np.zeros((n_folds, p.shape[1]), bool)
+    np.logical_or.at(incomplete, ids, missing)
+    if metric.fast_path == "roc_auc" and p.ndim == 2:
+        perf = _fold_auc_matrix(np.ascontiguousarray(p), y, ids, n_folds)
+    else:
+        perf = np.full((n_folds, p.shape[1]), np.nan)
+        for f, c in zip(*np.nonzero(~incomplete)):
+            perf[f, c] = metric(y[ids == f], p[ids == f, c])
+    perf[incomplete] = np.nan
+    return perf
 
 # %% ../nbs/00a_metrics.ipynb #495f1b8f
 @njit(cache=True, nogil=True)
@@ -1100,25 +1133,3 @@ def _fold_inputs(metric, predictions, y, fold_ids, n_folds):
         if single.size:
             raise ValueError(f"fold(s) {single.tolist()} of y hold a single class; {metric.name} needs both in every fold")
     return p, y, ids.astype(np.int64), n_folds
-
-
-def fold_score_matrix(metric,       # a `Metric`, a registry name or a callable (see `get_metric`)
-                      predictions,  # N×C predictions (N×C×K class scores for multiclass metrics); NaN = not predicted
-                      y,            # targets in the form the metric takes (0/1 labels for binary metrics)
-                      fold_ids,     # integer fold id 0..F−1 per row (see `ciauto._checks.check_fold_ids`)
-                      n_folds: int, # F
-                     ) -> np.ndarray:  # F×C: P[f, c], NaN where configuration c has NaN predictions in fold f
-    "P[f, c]: the metric of configuration c on the rows of fold f (F×C)."
-    metric = get_metric(metric)
-    p, y, ids, n_folds = _fold_inputs(metric, predictions, y, fold_ids, n_folds)
-    missing = np.isnan(p).reshape(p.shape[0], p.shape[1], -1).any(axis=2)
-    incomplete = np.zeros((n_folds, p.shape[1]), bool)
-    np.logical_or.at(incomplete, ids, missing)
-    if metric.fast_path == "roc_auc" and p.ndim == 2:
-        perf = _fold_auc_matrix(np.ascontiguousarray(p), y, ids, n_folds)
-    else:
-        perf = np.full((n_folds, p.shape[1]), np.nan)
-        for f, c in zip(*np.nonzero(~incomplete)):
-            perf[f, c] = metric(y[ids == f], p[ids == f, c])
-    perf[incomplete] = np.nan
-    return perf

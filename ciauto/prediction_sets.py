@@ -49,7 +49,7 @@ def _score_matrix(scores, name: str, n_classes: int | None = None) -> np.ndarray
         raise ValueError(f"{name} must be finite (no NaN or inf)")
     return arr
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #b8976dc6
 def _class_labels(labels, name: str, n: int, n_classes: int) -> np.ndarray:
     "Integer column indices 0..K-1, one per score row (the layer's `class_codes`; a boolean is no column index here)."
     arr = as_array(labels, name)
@@ -65,7 +65,7 @@ def lac_scores(probabilities,  # n x K, higher = more plausible
     "LAC nonconformity 1 - p(y | x) for every class."
     return 1.0 - _score_matrix(probabilities, "probabilities")
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #0c34806c
 def _aps(probabilities, u, lam, k_reg):
     "APS/RAPS scores of validated input (see `aps_scores`)."
     order = np.argsort(-probabilities, axis=1, kind="stable")
@@ -80,7 +80,7 @@ def _aps(probabilities, u, lam, k_reg):
     np.put_along_axis(out, order, e, axis=1)
     return out
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #07a22371
 def aps_scores(probabilities,  # n x K, higher = more plausible
                u=None,  # one uniform in [0, 1] per row (randomised APS), or None for u = 1
                lam: float = 0.0,  # RAPS penalty per rank beyond `k_reg`
@@ -121,7 +121,7 @@ def _aps_true(p, y, u, lam, k_reg):
         out[i] = e
     return out
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #e4bbd9a6
 _TOP = 8  # ranks found by the second scan of a row (sets are mostly small; a longer set sorts the row)
 
 
@@ -183,7 +183,6 @@ def _aps_sets(p, u, threshold, lam, k_reg):
             before += row[best]
     return sets
 
-
 # %% ../nbs/07b_prediction_sets.ipynb #3d7a0c58
 SCORE_OPTIONS = ("lam", "k_reg")  # the per-call options of `conformal_sets` that a registered score may take
 
@@ -194,7 +193,7 @@ def _at_most(nonconformity,  # m x K nonconformity of the test points
     "The split-conformal set: every class whose nonconformity is at most the threshold (Mondrian: one per class)."
     return nonconformity <= threshold
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #6617d18d
 @dataclass(frozen=True)
 class SetScore:
     "A nonconformity score of `conformal_sets`, registered by name: its score, its set rule and its options."
@@ -215,7 +214,7 @@ class SetScore:
         extra = "; ".join(filter(None, [", ".join(flags), options]))
         return f"SetScore({self.name!r}{' [' + extra + ']' if extra else ''}: {self.description})"
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #6293f037
 _SET_SCORES = Registry("score", hint="add one with register_set_score")  # name → SetScore
 
 
@@ -246,18 +245,18 @@ def register_set_score(name: str,  # the `method` name of `conformal_sets`
                      description or (score.__doc__ or "").strip().split("\n")[0])
     return _SET_SCORES.add(name, entry, replace=replace)
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #dec45c2c
 def unregister_set_score(name: str,  # the name of a registered score
                         ) -> None:
     "Remove a registered score."
     del _SET_SCORES[get_set_score(name).name]
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #682eefa8
 def list_set_scores() -> list[str]:
     "Names of the registered scores (the valid `method` values of `conformal_sets`), in registration order."
     return _SET_SCORES.names()
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #b2f0a6b2
 def get_set_score(name,  # a registered score's name (a `SetScore` passes through)
                  ) -> SetScore:
     "The registered score called `name`; an unknown name is refused with the registered ones listed."
@@ -265,22 +264,22 @@ def get_set_score(name,  # a registered score's name (a `SetScore` passes throug
         return name
     return _SET_SCORES.lookup(name, "method")
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #b0c47ead
 def _lac(probabilities, u):
     "LAC: 1 - p(y | x) (Sadinle et al., 2019)"
     return 1.0 - probabilities
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #5228860a
 def _aps_plain(probabilities, u):
     "APS: the mass ranked before y plus u p(y | x) (Romano et al., 2020)"
     return _aps(probabilities, u, 0.0, 0)
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #7788e27f
 def _raps(probabilities, u, lam, k_reg):
     "RAPS: APS plus lam max(0, rank - k_reg) (Angelopoulos et al., 2021)"
     return _aps(probabilities, u, lam, k_reg)
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #2e1bbf17
 def _check_raps(lam, k_reg):
     return {"lam": check_real(lam, "lam", minimum=0), "k_reg": check_int(k_reg, "k_reg", minimum=0)}
 
@@ -297,15 +296,15 @@ for _name, _score, _settings in _BUILT_IN_SCORES:
 def _lac_true(probabilities, y, u):
     return 1.0 - probabilities[np.arange(y.size), y]
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #043cd6b6
 def _lac_sets(probabilities, u, threshold):
     return 1.0 - probabilities <= threshold
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #121b400a
 def _aps_true_scores(probabilities, y, u, lam=0.0, k_reg=0):
     return _aps_true(probabilities, y, np.ones(len(probabilities)) if u is None else u, float(lam), int(k_reg))
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #66df76b0
 def _aps_set_rows(probabilities, u, threshold, lam=0.0, k_reg=0):
     return _aps_sets(probabilities, np.ones(len(probabilities)) if u is None else u, float(threshold), float(lam),
                      int(k_reg))
@@ -315,19 +314,7 @@ def _aps_set_rows(probabilities, u, threshold, lam=0.0, k_reg=0):
 _ONE_PASS = {_lac: (_lac_true, _lac_sets), _aps_plain: (_aps_true_scores, _aps_set_rows),
              _raps: (_aps_true_scores, _aps_set_rows)}
 
-
-# %% ../nbs/07b_prediction_sets.ipynb #7a2a6b26
-def _threshold(r: np.ndarray, alpha: float) -> tuple[float, int]:
-    "(q_hat, k) of validated scores `r` (possibly empty): the k-th smallest, inf when k > n."
-    k = order_statistic_rank(1 - alpha, r.size + 1)
-    return (math.inf, k) if k > r.size else (float(np.partition(r, k - 1)[k - 1]), k)
-
-
-def _too_few_message(alpha: float, n: int) -> str:
-    return (f"alpha={alpha:g} needs at least {math.ceil(1 / alpha) - 1} calibration points, got n={n}: "
-            "every prediction set holds every class")
-
-
+# %% ../nbs/07b_prediction_sets.ipynb #549101ba
 def conformal_threshold(calibration_nonconformity,  # r_1..r_n of the true labels (1-D, finite)
                         alpha: float,  # miscoverage level in (0, 1)
                        ) -> tuple[float, int]:  # (q_hat, k): the k-th smallest score, inf when k > n
@@ -340,6 +327,17 @@ def conformal_threshold(calibration_nonconformity,  # r_1..r_n of the true label
     if k > r.size:
         warnings.warn(_too_few_message(alpha, r.size), stacklevel=2)
     return q, k
+
+# %% ../nbs/07b_prediction_sets.ipynb #7a2a6b26
+def _threshold(r: np.ndarray, alpha: float) -> tuple[float, int]:
+    "(q_hat, k) of validated scores `r` (possibly empty): the k-th smallest, inf when k > n."
+    k = order_statistic_rank(1 - alpha, r.size + 1)
+    return (math.inf, k) if k > r.size else (float(np.partition(r, k - 1)[k - 1]), k)
+
+# %% ../nbs/07b_prediction_sets.ipynb #5ac5a2b7
+def _too_few_message(alpha: float, n: int) -> str:
+    return (f"alpha={alpha:g} needs at least {math.ceil(1 / alpha) - 1} calibration points, got n={n}: "
+            "every prediction set holds every class")
 
 # %% ../nbs/07b_prediction_sets.ipynb #7eff9d0f
 @dataclass(frozen=True)
@@ -393,14 +391,7 @@ class PredictionSets:
                        y,  # true classes of the test points (column indices)
                       ) -> pd.DataFrame:  # one row per class: test points, coverage (NaN without points), mean size
         "Coverage and mean set size within each true class (Mondrian calibration makes every coverage >= 1 - alpha)."
-        y = _class_labels(y, "y", self.sets.shape[0], self.sets.shape[1])
-        hit, sizes, K = self.sets[np.arange(y.size), y], self.sizes, self.sets.shape[1]
-        counts = np.bincount(y, minlength=K)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            cover = np.bincount(y, weights=hit, minlength=K) / counts
-            size = np.bincount(y, weights=sizes, minlength=K) / counts
-        return pd.DataFrame({"n_test": counts, "coverage": cover, "mean_size": size},
-                            index=pd.RangeIndex(K, name="class"))
+        return _class_coverage(self, y)
 
     def to_dict(self) -> dict:
         """Every field (the sets in full; the Mondrian fields None without Mondrian) and the summary `n_test`,
@@ -430,104 +421,57 @@ class PredictionSets:
              y=None,  # true classes of the test points, to split the bars into covered / missed
             ):
         "Bar chart of the set sizes; with `y` (true classes) the bars split into covered and missed points."
-        if ax is None:
-            _, ax = plt.subplots(figsize=(5, 3.2))
-        sizes, bins = self.sizes, np.arange(self.sets.shape[1] + 1)
-        if y is None:
-            ax.bar(bins, np.bincount(sizes, minlength=bins.size), color="C0", label="test points")
-        else:
-            hit = self.sets[np.arange(len(y)), _class_labels(y, "y", sizes.size, self.sets.shape[1])]
-            covered = np.bincount(sizes[hit], minlength=bins.size)
-            ax.bar(bins, covered, color="C0", label=f"true class in the set ({hit.mean():.1%})")
-            ax.bar(bins, np.bincount(sizes[~hit], minlength=bins.size), bottom=covered, color="C3", label="missed")
-        ax.margins(y=0.12)
-        ax.set(xlabel="set size", ylabel="test points", xticks=bins,
-               title=f"{self.method.upper()}, α = {self.alpha:g}: mean size {self.mean_size:.2f}")
-        ax.legend(fontsize=8, loc="upper right")
-        return ax
+        return _plot_set_sizes(self, ax, y)
 
     def __repr__(self):
-        extra = "".join(f", {k}={v:g}" if isinstance(v, float) else f", {k}={v}" for k, v in self.options.items())
-        rule = f", {self.rule}" if self.rule else ""
-        if self.mondrian:
-            finite = self.class_thresholds[np.isfinite(self.class_thresholds)]
-            span = f"{finite.min():.4g}..{finite.max():.4g}" if finite.size else "inf"
-            where = f", mondrian, thresholds {span}"
-        else:
-            where = f", threshold={self.threshold:.4g}"
-        return (f"PredictionSets({self.method}{rule}{extra}, alpha={self.alpha:g}, n={self.n_calibration}{where}; "
-                f"{self.sets.shape[0]} test points, mean size {self.mean_size:.3f}, empty {self.empty_share:.1%})")
+        return _sets_repr(self)
 
-# %% ../nbs/07b_prediction_sets.ipynb #4b0fe603
-APS_RULES = ("include_last", "exact", "randomized")
+# %% ../nbs/07b_prediction_sets.ipynb #eaee5214
+def _class_coverage(result: PredictionSets, y) -> pd.DataFrame:
+    "The table of `PredictionSets.class_coverage`: per true class, its test points, coverage and mean set size."
+    y = _class_labels(y, "y", result.sets.shape[0], result.sets.shape[1])
+    hit, sizes, K = result.sets[np.arange(y.size), y], result.sizes, result.sets.shape[1]
+    counts = np.bincount(y, minlength=K)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cover = np.bincount(y, weights=hit, minlength=K) / counts
+        size = np.bincount(y, weights=sizes, minlength=K) / counts
+    return pd.DataFrame({"n_test": counts, "coverage": cover, "mean_size": size},
+                        index=pd.RangeIndex(K, name="class"))
 
+# %% ../nbs/07b_prediction_sets.ipynb #617e3762
+def _plot_set_sizes(result: PredictionSets, ax=None, y=None):
+    "The picture of `PredictionSets.plot`: set sizes, split into covered and missed points when `y` is given."
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 3.2))
+    sizes, bins = result.sizes, np.arange(result.sets.shape[1] + 1)
+    if y is None:
+        ax.bar(bins, np.bincount(sizes, minlength=bins.size), color="C0", label="test points")
+    else:
+        hit = result.sets[np.arange(len(y)), _class_labels(y, "y", sizes.size, result.sets.shape[1])]
+        covered = np.bincount(sizes[hit], minlength=bins.size)
+        ax.bar(bins, covered, color="C0", label=f"true class in the set ({hit.mean():.1%})")
+        ax.bar(bins, np.bincount(sizes[~hit], minlength=bins.size), bottom=covered, color="C3", label="missed")
+    ax.margins(y=0.12)
+    ax.set(xlabel="set size", ylabel="test points", xticks=bins,
+           title=f"{result.method.upper()}, α = {result.alpha:g}: mean size {result.mean_size:.2f}")
+    ax.legend(fontsize=8, loc="upper right")
+    return ax
 
-def _names(predicate) -> str:
-    "The registered scores with a property, as 'aps' or 'raps'."
-    return " or ".join(repr(s.name) for s in _SET_SCORES.values() if predicate(s))
+# %% ../nbs/07b_prediction_sets.ipynb #8c1822c2
+def _sets_repr(result: PredictionSets) -> str:
+    "The repr of a `PredictionSets`: the score, its rule and options, the threshold(s) and the sets' sizes."
+    extra = "".join(f", {k}={v:g}" if isinstance(v, float) else f", {k}={v}" for k, v in result.options.items())
+    rule = f", {result.rule}" if result.rule else ""
+    if result.mondrian:
+        finite = result.class_thresholds[np.isfinite(result.class_thresholds)]
+        span = f"{finite.min():.4g}..{finite.max():.4g}" if finite.size else "inf"
+        where = f", mondrian, thresholds {span}"
+    else:
+        where = f", threshold={result.threshold:.4g}"
+    return (f"PredictionSets({result.method}{rule}{extra}, alpha={result.alpha:g}, n={result.n_calibration}{where}; "
+            f"{result.sets.shape[0]} test points, mean size {result.mean_size:.3f}, empty {result.empty_share:.1%})")
 
-
-def _check_options(method, scores, rule, randomized, lam, k_reg):
-    """Validated (score, scores, rule, options): the registered score, the APS rule of a randomizable score (default
-    include_last) and the score's options (RAPS: lam = 0.01, k_reg = 1 unless given)."""
-    score = get_set_score(method)
-    scores = check_choice(scores, "scores", SCORE_KINDS)
-    randomized = check_bool(randomized, "randomized")
-    given = {name: value for name, value in zip(SCORE_OPTIONS, (lam, k_reg)) if value is not None}
-    if any(name not in score.options for name in given):
-        raise ValueError(f"{' and '.join(SCORE_OPTIONS)} apply to method={_names(lambda s: s.options)} only, not to "
-                         f"method={score.name!r}")
-    if not score.randomizable and randomized:
-        raise ValueError(f"randomized applies to method={_names(lambda s: s.randomizable)}; {score.name!r} has no "
-                         "randomised variant")
-    if not score.randomizable and rule is not None:
-        raise ValueError(f"rule applies to method={_names(lambda s: s.randomizable)} "
-                         f"({', '.join(map(repr, APS_RULES))}); {score.name!r} has one rule, got rule={rule!r}")
-    if scores == "nonconformity" and not score.nonconformity:
-        raise ValueError(f"method={score.name!r} needs probabilities (scores='probability'); turn nonconformity "
-                         "scores into probabilities with softmax_scores first")
-    if score.randomizable:
-        if rule is None:
-            rule = "randomized" if randomized else "include_last"
-        rule = check_choice(rule, "rule", APS_RULES)
-        if randomized and rule != "randomized":
-            raise ValueError(f"randomized=True is rule='randomized'; it contradicts rule={rule!r}")
-    options = {name: given.get(name, default) for name, default in score.options.items()}
-    return score, scores, rule, score.check(**options) if score.check else options
-
-# %% ../nbs/07b_prediction_sets.ipynb #50b8f2c0
-def _nonconformity(score, values, shape: tuple, which: str) -> np.ndarray:
-    """A registered score's output checked: an n x K array of numbers, no NaN (a NaN compares false: the class
-    would silently leave every set, or the threshold would be NaN)."""
-    where = f"set score {score.name!r} returned"
-    try:
-        out = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"{where} {type(values).__name__} for the {which} points; a score returns an n x K array of "
-                        "numbers (lower = more plausible)") from None
-    if out.shape != shape:
-        raise ValueError(f"{where} shape {out.shape} for the {which} points, expected {shape} (one value per point "
-                         "and class)")
-    if np.isnan(out).any():
-        i, k = np.argwhere(np.isnan(out))[0]
-        raise ValueError(f"{where} NaN for {which} point {i}, class {k} ({int(np.isnan(out).sum())} NaN in all); a "
-                         "score must be a number for every point and class")
-    return out
-
-
-def _mondrian_thresholds(r_true, y, n_classes, alpha):
-    "Per class: (q_hat, k, number of calibration points), with one warning naming the classes that have too few."
-    thresholds, ranks, counts = np.empty(n_classes), np.empty(n_classes, np.int64), np.bincount(y, minlength=n_classes)
-    for j in range(n_classes):
-        thresholds[j], ranks[j] = _threshold(r_true[y == j], alpha)
-    short = np.flatnonzero(ranks > counts)
-    if short.size:
-        listed = ", ".join(f"{j} ({counts[j]})" for j in short[:10])
-        warnings.warn(f"mondrian: alpha={alpha:g} needs at least {math.ceil(1 / alpha) - 1} calibration points per "
-                      f"class; class(es) {listed} have fewer, so every prediction set holds them", stacklevel=3)
-    return thresholds, ranks, counts
-
-
+# %% ../nbs/07b_prediction_sets.ipynb #d99ed853
 def conformal_sets(calibration_scores,  # n x K per-class scores of the calibration points
                    calibration_labels,  # their true classes, column indices 0..K-1
                    test_scores,  # m x K per-class scores of the test points
@@ -581,6 +525,75 @@ def conformal_sets(calibration_scores,  # n x K per-class scores of the calibrat
     sets = score.sets(r_test, threshold) if one_pass is None else one_pass[1](test, u_test, threshold, **options)
     return PredictionSets(sets=sets, threshold=threshold, rank=rank, **fields)
 
+# %% ../nbs/07b_prediction_sets.ipynb #4b0fe603
+APS_RULES = ("include_last", "exact", "randomized")
+
+
+def _names(predicate) -> str:
+    "The registered scores with a property, as 'aps' or 'raps'."
+    return " or ".join(repr(s.name) for s in _SET_SCORES.values() if predicate(s))
+
+# %% ../nbs/07b_prediction_sets.ipynb #86cee58b
+def _check_options(method, scores, rule, randomized, lam, k_reg):
+    """Validated (score, scores, rule, options): the registered score, the APS rule of a randomizable score (default
+    include_last) and the score's options (RAPS: lam = 0.01, k_reg = 1 unless given)."""
+    score = get_set_score(method)
+    scores = check_choice(scores, "scores", SCORE_KINDS)
+    randomized = check_bool(randomized, "randomized")
+    given = {name: value for name, value in zip(SCORE_OPTIONS, (lam, k_reg)) if value is not None}
+    if any(name not in score.options for name in given):
+        raise ValueError(f"{' and '.join(SCORE_OPTIONS)} apply to method={_names(lambda s: s.options)} only, not to "
+                         f"method={score.name!r}")
+    if not score.randomizable and randomized:
+        raise ValueError(f"randomized applies to method={_names(lambda s: s.randomizable)}; {score.name!r} has no "
+                         "randomised variant")
+    if not score.randomizable and rule is not None:
+        raise ValueError(f"rule applies to method={_names(lambda s: s.randomizable)} "
+                         f"({', '.join(map(repr, APS_RULES))}); {score.name!r} has one rule, got rule={rule!r}")
+    if scores == "nonconformity" and not score.nonconformity:
+        raise ValueError(f"method={score.name!r} needs probabilities (scores='probability'); turn nonconformity "
+                         "scores into probabilities with softmax_scores first")
+    if score.randomizable:
+        if rule is None:
+            rule = "randomized" if randomized else "include_last"
+        rule = check_choice(rule, "rule", APS_RULES)
+        if randomized and rule != "randomized":
+            raise ValueError(f"randomized=True is rule='randomized'; it contradicts rule={rule!r}")
+    options = {name: given.get(name, default) for name, default in score.options.items()}
+    return score, scores, rule, score.check(**options) if score.check else options
+
+# %% ../nbs/07b_prediction_sets.ipynb #50b8f2c0
+def _nonconformity(score, values, shape: tuple, which: str) -> np.ndarray:
+    """A registered score's output checked: an n x K array of numbers, no NaN (a NaN compares false: the class
+    would silently leave every set, or the threshold would be NaN)."""
+    where = f"set score {score.name!r} returned"
+    try:
+        out = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{where} {type(values).__name__} for the {which} points; a score returns an n x K array of "
+                        "numbers (lower = more plausible)") from None
+    if out.shape != shape:
+        raise ValueError(f"{where} shape {out.shape} for the {which} points, expected {shape} (one value per point "
+                         "and class)")
+    if np.isnan(out).any():
+        i, k = np.argwhere(np.isnan(out))[0]
+        raise ValueError(f"{where} NaN for {which} point {i}, class {k} ({int(np.isnan(out).sum())} NaN in all); a "
+                         "score must be a number for every point and class")
+    return out
+
+# %% ../nbs/07b_prediction_sets.ipynb #03601322
+def _mondrian_thresholds(r_true, y, n_classes, alpha):
+    "Per class: (q_hat, k, number of calibration points), with one warning naming the classes that have too few."
+    thresholds, ranks, counts = np.empty(n_classes), np.empty(n_classes, np.int64), np.bincount(y, minlength=n_classes)
+    for j in range(n_classes):
+        thresholds[j], ranks[j] = _threshold(r_true[y == j], alpha)
+    short = np.flatnonzero(ranks > counts)
+    if short.size:
+        listed = ", ".join(f"{j} ({counts[j]})" for j in short[:10])
+        warnings.warn(f"mondrian: alpha={alpha:g} needs at least {math.ceil(1 / alpha) - 1} calibration points per "
+                      f"class; class(es) {listed} have fewer, so every prediction set holds them", stacklevel=3)
+    return thresholds, ranks, counts
+
 # %% ../nbs/07b_prediction_sets.ipynb #ac444f34
 def softmax_scores(nonconformity,  # n x K, lower = more plausible (e.g. a class-conditional distance)
                    *,
@@ -614,7 +627,7 @@ def _class_groups(features_train, labels_train, features):
         raise ValueError(f"labels_train must hold at least 2 classes, got {classes.size}")
     return train, test, classes, [np.flatnonzero(codes == j) for j in range(classes.size)]
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #c5e12195
 def _knn_distances(train, test, groups, n_neighbors):
     out = np.empty((test.shape[0], len(groups)))
     for j, rows in enumerate(groups):
@@ -629,7 +642,7 @@ def _knn_distances(train, test, groups, n_neighbors):
 def _regularised(cov, shrinkage):
     return cov + shrinkage * np.trace(cov) / cov.shape[0] * np.eye(cov.shape[0])
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #facbf8af
 def _warn_singular(train, groups, covariance, shrinkage, classes):
     "Say when a covariance is singular (fewer points than features): only `shrinkage` then regularises it."
     p = train.shape[1]
@@ -649,7 +662,7 @@ def _warn_singular(train, groups, covariance, shrinkage, classes):
                       "missing directions are scaled by about 1/sqrt(shrinkage)): use covariance='tied', raise "
                       "shrinkage (e.g. 0.1) or reduce the features", stacklevel=3)
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #2bd50405
 def _mahalanobis_distances(train, test, groups, covariance, shrinkage):
     means = [train[rows].mean(axis=0) for rows in groups]
     covs = [np.cov(train[rows], rowvar=False, bias=True).reshape(train.shape[1], -1) for rows in groups]
@@ -667,7 +680,7 @@ def _mahalanobis_distances(train, test, groups, covariance, shrinkage):
         out[:, j] = np.sqrt(np.maximum(0.0, np.einsum("ij,ji->i", diff, cho_solve(factor, diff.T))))
     return out
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #d6b9a6c3
 def _detector_scores(detector, train, test, groups):
     "Column j: the OOD score (`ciauto.conformal.outlier_scores`) of a clone fitted on class j alone."
     return np.column_stack([outlier_scores(clone(detector).fit(train[rows]), test) for rows in groups])
