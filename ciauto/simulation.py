@@ -25,7 +25,7 @@ def _exact_fraction(value) -> Fraction:
     # The decimal the user typed (0.1, not the binary double just above it), so ⌊0.1·50⌋ is 5 for certain.
     return Fraction(repr(float(value)))
 
-
+# %% ../nbs/04_simulation.ipynb #e3ec3aa8
 def class_counts(n_samples: int, # N rows
                  balance=0.5, # the share of class 0 in (0, 1), or "equal" (1/K each)
                  n_classes: int = 2, # K classes
@@ -96,14 +96,14 @@ class SimulatedPredictions:
 # %% ../nbs/04_simulation.ipynb #28561cbd
 AUC_LIMIT = 1e-12  # true AUCs are kept in [AUC_LIMIT, 1 − AUC_LIMIT] so that the score shift √2·Φ⁻¹(AUC) is finite
 
-
+# %% ../nbs/04_simulation.ipynb #9e762792
 def _finite_aucs(draws: np.ndarray) -> np.ndarray:
     """Beta draws clipped to [AUC_LIMIT, 1 − AUC_LIMIT]: a draw of exactly 0 or 1 (Beta(1e-9, 1e-9) gives them) would
     need an infinite shift and turn the scores into NaN. The clipped value is the exact true AUC of the generated
     scores, so the truth stays exact; for the paper's Beta parameters no draw comes near the limits."""
     return np.clip(draws, AUC_LIMIT, 1.0 - AUC_LIMIT)
 
-
+# %% ../nbs/04_simulation.ipynb #a9bb9143
 def _class_layout(n_samples, balance, n_classes, n_folds, outcome, max_redraws, rng) -> tuple:
     "Class counts (fixed, or Bernoulli outcomes with every class >= 2 rows) and the checked fold count."
     counts = class_counts(n_samples, balance, n_classes)
@@ -205,7 +205,7 @@ def paper_settings() -> pd.DataFrame:
 REFERENCE_LOOP = (("beta", ((9, 6), (24, 6))), ("n_samples", (50, 500)), ("n_configurations", (100, 500)),
                   ("balance", ("equal", 0.1)), ("n_classes", (2, 5)))  # the authors' loop, outermost first
 
-
+# %% ../nbs/04_simulation.ipynb #1e11bec7
 def reference_loop_order() -> list[int]:
     "Rows of `paper_settings()` (its index) in the order the authors' data script draws them."
     grid = paper_settings()
@@ -215,7 +215,7 @@ def reference_loop_order() -> list[int]:
                levels["n_classes"].index(r.n_classes)) for i, r in grid.iterrows()}
     return sorted(key, key=key.get)
 
-
+# %% ../nbs/04_simulation.ipynb #3a1dc10f
 def _reference_counts(n_samples, balance, n_classes) -> tuple:
     "Class counts and fold count as the authors' float arithmetic gives them (cumulative shares, truncated)."
     shares = (np.repeat(1 / n_classes, n_classes) if balance == "equal"
@@ -226,7 +226,7 @@ def _reference_counts(n_samples, balance, n_classes) -> tuple:
         total += counts[-1]
     return np.array(counts), min(10, int(n_samples * shares.min()))
 
-
+# %% ../nbs/04_simulation.ipynb #ba3ee395
 def replay_reference_inputs(
     keep, # rows of `paper_settings()` (index values) whose runs are returned; the replay stops after the last of them
     *,

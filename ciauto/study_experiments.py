@@ -31,7 +31,7 @@ __all__ = ['SELECTION_OPTIONS', 'SETTING_FIELDS', 'SETTING_DEFAULTS', 'SETTING_C
 # %% ../nbs/06c_study_experiments.ipynb #82af79ac
 SELECTION_OPTIONS = ("learn_share", "top_share", "direction", "max_redraws")
 
-
+# %% ../nbs/06c_study_experiments.ipynb #43a974a7
 def _check_selection_options(selection_options) -> dict:
     options = dict(selection_options or {})
     unknown = [k for k in options if k not in SELECTION_OPTIONS]
@@ -39,7 +39,7 @@ def _check_selection_options(selection_options) -> dict:
         raise ValueError(f"selection_options has unknown key(s) {unknown}; expected some of {list(SELECTION_OPTIONS)}")
     return options
 
-
+# %% ../nbs/06c_study_experiments.ipynb #c890e8ef
 def _runs_frame(records, lead, missing, **attrs) -> pd.DataFrame:
     frame = pd.DataFrame.from_records(records)
     tail = ["run", "method", "bound", "truth", "included", "selected", "seconds", "reason"]
@@ -51,12 +51,12 @@ def _runs_frame(records, lead, missing, **attrs) -> pd.DataFrame:
     frame.attrs.update(missing=missing, **attrs)
     return frame
 
-
+# %% ../nbs/06c_study_experiments.ipynb #1f4cb1da
 def _single_threaded(task, *arguments):
     with threadpool_limits(limits=1):
         return task(*arguments)
 
-
+# %% ../nbs/06c_study_experiments.ipynb #e5eefbba
 def _execute(task, arguments, *, n_jobs, progress, desc) -> list:
     "Run independent tasks through joblib (any backend), in order, with a progress bar."
     n_jobs = check_n_jobs(n_jobs)
@@ -110,7 +110,7 @@ def _settings_records(settings) -> list[dict]:
 # %% ../nbs/06c_study_experiments.ipynb #d36f60fb
 SIMULATION_OPTIONS = ("score_location", "outcome")
 
-
+# %% ../nbs/06c_study_experiments.ipynb #c0b6b43a
 def _check_simulation_options(simulation_options) -> dict:
     options = dict(simulation_options or {})
     unknown = [k for k in options if k not in SIMULATION_OPTIONS]
@@ -119,7 +119,7 @@ def _check_simulation_options(simulation_options) -> dict:
                          " (options of ciauto.simulation.simulate_predictions)")
     return options
 
-
+# %% ../nbs/06c_study_experiments.ipynb #0c3153e1
 def _check_strict(strict) -> tuple:
     "Method names (a str or an iterable of str) scored with truth > bound."
     names = (strict,) if isinstance(strict, str) else tuple(strict)
@@ -127,7 +127,7 @@ def _check_strict(strict) -> tuple:
         raise TypeError(f"strict_inclusion must be method names (str), got {strict!r}")
     return names
 
-
+# %% ../nbs/06c_study_experiments.ipynb #eadb1d0a
 def _simulation_task(setting: dict, run_index: int, seed, methods, alpha, method_options, skip_small,
                      selection_options, simulation_options) -> list[dict]:
     sim = simulate_predictions(setting["beta_a"], setting["beta_b"], n_samples=setting["n_samples"],
@@ -229,14 +229,14 @@ def _train_sizes(datasets, train_size) -> dict:
         sizes = {d: train_size for d in datasets}
     return {d: check_int(n, f"train_size[{d!r}]", minimum=1) for d, n in sizes.items()}
 
-
+# %% ../nbs/06c_study_experiments.ipynb #571c7488
 def _holdout_truth(configuration, seed, X_train, y_train, X_holdout, y_holdout) -> float:
     "Holdout AUC of `configuration` refit on the whole training subset."
     model = seeded_estimator(configuration, seed)
     model.fit(X_train, y_train)
     return roc_auc(y_holdout, predict_scores(model, X_holdout, 2))
 
-
+# %% ../nbs/06c_study_experiments.ipynb #6d4653bf
 def _real_data_task(name, X, codes, train_size, split, seed, configurations, methods, alpha, method_options,
                     n_folds, selection_options) -> list[dict]:
     rng = child_generator(seed, "split")

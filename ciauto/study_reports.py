@@ -27,7 +27,7 @@ def _row_key(runs: pd.DataFrame, by) -> str:
             return key
     raise ValueError("runs needs a 'setting' or 'dataset' column (or pass by=)")
 
-
+# %% ../nbs/06d_study_reports.ipynb #c2c6514c
 def _check_runs(runs) -> pd.DataFrame:
     if not isinstance(runs, pd.DataFrame):
         raise TypeError(f"runs must be a pandas DataFrame, got {type(runs).__name__}")
@@ -53,7 +53,7 @@ def _check_runs(runs) -> pd.DataFrame:
                          f"e.g. {runs.loc[bad, 'method'].iloc[0]!r}; every scored run needs a finite truth")
     return runs
 
-
+# %% ../nbs/06d_study_reports.ipynb #0243e708
 def _numeric_column(runs: pd.DataFrame, name: str) -> np.ndarray:
     "A runs column as floats, or a ValueError naming the column and a value that is not a number."
     values = pd.to_numeric(runs[name], errors="coerce")
@@ -63,7 +63,7 @@ def _numeric_column(runs: pd.DataFrame, name: str) -> np.ndarray:
                          f"{int(bad.sum())} value(s) are not, e.g. {runs.loc[bad, name].iloc[0]!r}")
     return values.to_numpy(float)
 
-
+# %% ../nbs/06d_study_reports.ipynb #c96ce1a7
 def _strict_methods(strict, methods) -> set:
     if isinstance(strict, bool):
         return set(methods) if strict else set()
@@ -135,13 +135,13 @@ def summarize(
 # %% ../nbs/06d_study_reports.ipynb #1601e7a0
 AVERAGE_ROW = "Avg Rnk"
 
-
+# %% ../nbs/06d_study_reports.ipynb #fcb414e2
 def competition_ranks(keys, # comparable keys, one per method (lower is better)
                      ) -> np.ndarray:
     "1-based competition ranks (1-2-2-4) of comparable keys: ties share the best rank of their group."
     return np.array([1 + sum(other < k for other in keys) for k in keys])
 
-
+# %% ../nbs/06d_study_reports.ipynb #8e86970f
 def average_ranks(summary: pd.DataFrame, # the output of `summarize`
                   *,
                   coverage: float | None = None, # nominal inclusion (default: the summary's own, 0.95)
@@ -195,7 +195,7 @@ def tightness_ratios(summary: pd.DataFrame, # the output of `summarize`
     out["ratio"] = out["tightness"].to_numpy() / base.reindex(out[key]).to_numpy()
     return out.reset_index(drop=True)
 
-
+# %% ../nbs/06d_study_reports.ipynb #5294cd1a
 def selected_performance(runs: pd.DataFrame, # a runs table
                          *,
                          rows=None, # row labels to average over (default: the complete rows of the summary)
@@ -260,7 +260,7 @@ def _axes(ax):
         _, ax = plt.subplots(figsize=(7, 4.5))
     return ax
 
-
+# %% ../nbs/06d_study_reports.ipynb #c2a60f10
 def plot_inclusion_tightness(summary: pd.DataFrame, # the output of `summarize`
                              *,
                              ax=None, # a matplotlib Axes (default: a new figure)
@@ -284,7 +284,7 @@ def plot_inclusion_tightness(summary: pd.DataFrame, # the output of `summarize`
     ax.legend(fontsize="small", ncol=2)
     return ax
 
-
+# %% ../nbs/06d_study_reports.ipynb #b099ac3f
 def plot_ranks(ranks: pd.DataFrame, # the output of `average_ranks`
                *,
                ax=None, # a matplotlib Axes (default: a new figure)
@@ -401,7 +401,7 @@ def _fallback_mask(cell: pd.DataFrame) -> np.ndarray:
         return np.zeros(len(cell), dtype=bool)
     return cell["reason"].fillna("").astype(str).str.startswith("fallback").to_numpy()
 
-
+# %% ../nbs/06d_study_reports.ipynb #45081b79
 def without_fallback(runs: pd.DataFrame, # a runs table with a `reason` column (the study's records)
                      method: str = "MABT", # the method whose fallback runs become missing
                      *,
@@ -428,7 +428,7 @@ def without_fallback(runs: pd.DataFrame, # a runs table with a `reason` column (
     out.attrs.update(runs.attrs)
     return out
 
-
+# %% ../nbs/06d_study_reports.ipynb #8cbfbb92
 def fallback_counts(runs: pd.DataFrame, # a runs table with a `reason` column (the study's records)
                     method: str = "MABT", # the method whose fallback runs are counted
                     *,
@@ -460,4 +460,3 @@ def fallback_counts(runs: pd.DataFrame, # a runs table with a `reason` column (t
                      "included_ordinary": int((included & ~degenerate).sum()),
                      "n_ordinary": int((has & ~degenerate).sum())})
     return pd.DataFrame(rows)
-

@@ -24,7 +24,7 @@ _CALL_KEYS = ("label", "score", "quality", "mode", "depth", "min_support", "top_
               "generalization_aware", "optimistic_estimates", "thresholds", "strategy", "n_bins", "attributes",
               "nominal", "positive", "max_values")
 
-
+# %% ../nbs/08e_subgroups_gaps.ipynb #ed814420
 def _rerun_arguments(result):
     "The keyword arguments that repeat `result`'s search on other rows."
     cfg = result.settings
@@ -33,7 +33,7 @@ def _rerun_arguments(result):
         raise ValueError(f"result lacks the search settings {absent}: run find_subgroups again")
     return dict({k: cfg[k] for k in _CALL_KEYS}, options=SearchOptions(**cfg["options"]))
 
-
+# %% ../nbs/08e_subgroups_gaps.ipynb #be1df93f
 def _gap(A, y, rank, mask, metric, baseline):
     "φ of the rows `mask` against `baseline` on ranked arrays; NaN where the metric is undefined."
     _, _, ok, value, _ = cover_statistic(A, y, rank, mask, metric, 1)
@@ -72,7 +72,7 @@ def _interval(values, confidence_level):
     tail = (1 - confidence_level) / 2
     return float(v.mean()), order_statistic(v, tail), order_statistic(v, 1 - tail)
 
-
+# %% ../nbs/08e_subgroups_gaps.ipynb #834fbe7b
 def corrected_gaps(result: SubgroupResult, # a `find_subgroups` result (optionally after `significance_filter`)
                    data: pd.DataFrame, # the rows the search ran on (same order)
                    *,

@@ -21,7 +21,7 @@ __all__ = ['Subgroup', 'SubgroupResult', 'subgroup_table', 'format_subgroups', '
 _STATS = ("quality", "size", "positives", "metric_value", "phi")  # a subgroup's statistics
 _SELECTOR_COLUMNS = ("attribute", "operator", "value", "lower", "upper")  # a selector's parts in a tidy frame
 
-
+# %% ../nbs/08b_subgroups_results.ipynb #256dda2d
 def _selector_rows(selectors) -> list:
     "One dict per selector (attribute, operator, value, lower, upper); one of Nones for the empty pattern."
     rows = []
@@ -32,7 +32,7 @@ def _selector_rows(selectors) -> list:
                      "lower": sel.lo if bounded else np.nan, "upper": sel.hi if bounded else np.nan})
     return rows
 
-
+# %% ../nbs/08b_subgroups_results.ipynb #004caea8
 @dataclass(frozen=True, repr=False)
 class Subgroup:
     "A found subgroup: a conjunction of selectors and its statistics on the searched rows."
@@ -268,7 +268,7 @@ def subgroup_table(result: SubgroupResult, # a `find_subgroups` result
     table[floats] = table[floats].round(digits)
     return table
 
-
+# %% ../nbs/08b_subgroups_results.ipynb #07c0f538
 def format_subgroups(result: SubgroupResult, # a `find_subgroups` result
                      *,
                      digits: int = 4, # significant digits of the baseline, decimals of the table

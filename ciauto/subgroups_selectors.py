@@ -109,7 +109,7 @@ def _check_value_family(sel, uniques):
                          f"{sel.attribute!r} holds {', '.join(sorted(kinds))} values such as {uniques[0]!r}; give the "
                          f"value as the column holds it (e.g. {str(sel.value)!r} for text)")
 
-
+# %% ../nbs/08a_subgroups_selectors.ipynb #81b08cd4
 def selector_masks(series, # one column of the data (a pandas Series)
                    selectors, # `Selector`s of that column
                   ) -> list:
@@ -170,7 +170,7 @@ def _family(v) -> str:
         return "bool"
     return "number" if isinstance(v, numbers.Number) else ("str" if isinstance(v, str) else type(v).__name__)
 
-
+# %% ../nbs/08a_subgroups_selectors.ipynb #d0cc028b
 def _nominal_values(values, name, max_values):
     "Sorted distinct values of a nominal column; refuses unhashable, mixed-type and high-cardinality columns."
     try:
@@ -187,7 +187,7 @@ def _nominal_values(values, name, max_values):
                          f"{max_values} (one selector per value): drop it, bin it, or raise max_values")
     return sorted(distinct)
 
-
+# %% ../nbs/08a_subgroups_selectors.ipynb #4599222a
 def _is_nominal(series) -> bool:
     return not pd.api.types.is_numeric_dtype(series) or pd.api.types.is_bool_dtype(series)
 
@@ -228,7 +228,7 @@ def attribute_selectors(series, # the column (pandas Series or array-like)
         out.append(Selector(name, "is missing"))
     return out
 
-
+# %% ../nbs/08a_subgroups_selectors.ipynb #4a97f6af
 def pattern_string(selectors # the selectors of a conjunction
                   ) -> str:
     "Canonical pattern: selector strings sorted lexicographically, joined by ' AND ' (empty pattern: '')."
@@ -257,13 +257,13 @@ _METRICS = ("roc_auc", "pr_auc", "average_ranking_loss", "average_precision")
 _LOSSES = ("log_loss", "squared_error", "misclassification")
 _ALIASES = {"arl": "average_ranking_loss"}
 
-
+# %% ../nbs/08a_subgroups_selectors.ipynb #e5b2fc77
 def _registry_loss(name):
     "The per-row loss of a registered row-loss metric (`Metric.row_loss`) for one score column."
     row_loss = METRICS[name].row_loss
     return lambda y, s: row_loss(y, s[:, None])[:, 0]
 
-
+# %% ../nbs/08a_subgroups_selectors.ipynb #a5406313
 def _log_loss(y, s):
     "Per-row log loss of probabilities `s`: the registry's (clipped to [ε, 1 − ε], ε the float64 epsilon)."
     if (s < 0).any() or (s > 1).any():
@@ -275,12 +275,12 @@ _LOSS_FUNCTIONS = {"log_loss": _log_loss,
                    "squared_error": _registry_loss("brier_score"),                # the Brier score's terms
                    "misclassification": lambda y, s: ((s >= 0.5) != (y == 1)).astype(float)}   # threshold 0.5
 
-
+# %% ../nbs/08a_subgroups_selectors.ipynb #df2f43c8
 def _row_loss_names() -> tuple:
     "The registry's binary row-loss metrics, each usable as a quality by its name (read when asked: registered ones too)."
     return tuple(n for n, m in METRICS.items() if m.row_loss is not None and m.kind in ("binary", "labels"))
 
-
+# %% ../nbs/08a_subgroups_selectors.ipynb #480fd370
 def resolve_quality(quality, # a metric or loss name (a registered row-loss metric's too), or a callable loss(y, score)
                    ):
     "(metric name, per-row loss function or None) of a `quality` argument."
@@ -298,7 +298,7 @@ def resolve_quality(quality, # a metric or loss name (a registered row-loss metr
     raise ValueError(f"quality must be one of {_METRICS + ('arl',) + _LOSSES + _row_loss_names()} or a callable, "
                      f"got {quality!r}")
 
-
+# %% ../nbs/08a_subgroups_selectors.ipynb #876730c3
 def row_losses(loss, # None (a ranking metric) or a callable loss(y, score)
                y, # 0/1 labels, one per row
                s, # scores, one per row
