@@ -71,11 +71,21 @@ SETTING_FIELDS = ("beta_a", "beta_b", "n_samples", "n_configurations")
 SETTING_DEFAULTS = {"balance": 0.5, "n_folds": None, "n_classes": 2}
 SETTING_COLUMNS = ("n_samples", "n_configurations", "balance", "beta_a", "beta_b", "n_classes", "n_folds")
 
-
+# %% ../nbs/06c_study_experiments.ipynb #960196f7
 def _settings_records(settings) -> list[dict]:
+    "The checked settings, one dict per row with every field and its `setting` label (default: the paper's main table)."
     if settings is None:
         grid = paper_settings()
         settings = grid[grid["main_table"]]
+    records = [_checked_setting(row, i) for i, row in enumerate(_setting_rows(settings))]
+    labels = [s["setting"] for s in records]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"settings has duplicate rows: {sorted({l for l in labels if labels.count(l) > 1})}")
+    return records
+
+# %% ../nbs/06c_study_experiments.ipynb #dde05bf6
+def _setting_rows(settings) -> list[dict]:
+    "The rows of a settings table, dict or list of dicts, as dicts; refuses other types and no rows."
     if isinstance(settings, (dict, pd.Series)):
         rows = [dict(settings)]
     elif isinstance(settings, pd.DataFrame):
@@ -87,25 +97,24 @@ def _settings_records(settings) -> list[dict]:
                         f"got {type(settings).__name__}")
     if not rows:
         raise ValueError("settings is empty")
-    records = []
-    for i, row in enumerate(rows):
-        absent = [f for f in SETTING_FIELDS if f not in row or pd.isna(row[f])]
-        if absent:
-            raise ValueError(f"settings row {i} lacks the field(s) {absent}; every setting needs {list(SETTING_FIELDS)}"
-                             f" (optional: {list(SETTING_DEFAULTS)} and a 'setting' label)")
-        s = {**SETTING_DEFAULTS, **{k: v for k, v in row.items() if not (np.isscalar(v) and pd.isna(v))}}
-        for name in ("n_samples", "n_configurations", "n_classes"):
-            s[name] = check_int(s[name], f"settings row {i}: {name}", minimum=1)
-        if s["n_folds"] is not None:
-            s["n_folds"] = check_int(s["n_folds"], f"settings row {i}: n_folds", minimum=1)
-        for name in ("beta_a", "beta_b"):
-            s[name] = check_real(s[name], f"settings row {i}: {name}", minimum=0, open_minimum=True)
-        s["setting"] = str(s.get("setting") or setting_label(s))
-        records.append(s)
-    labels = [s["setting"] for s in records]
-    if len(set(labels)) != len(labels):
-        raise ValueError(f"settings has duplicate rows: {sorted({l for l in labels if labels.count(l) > 1})}")
-    return records
+    return rows
+
+# %% ../nbs/06c_study_experiments.ipynb #9fc1db49
+def _checked_setting(row: dict, i: int) -> dict:
+    "Row `i` of the settings with the defaults filled in, its sizes and Beta parameters checked, and its label."
+    absent = [f for f in SETTING_FIELDS if f not in row or pd.isna(row[f])]
+    if absent:
+        raise ValueError(f"settings row {i} lacks the field(s) {absent}; every setting needs {list(SETTING_FIELDS)}"
+                         f" (optional: {list(SETTING_DEFAULTS)} and a 'setting' label)")
+    s = {**SETTING_DEFAULTS, **{k: v for k, v in row.items() if not (np.isscalar(v) and pd.isna(v))}}
+    for name in ("n_samples", "n_configurations", "n_classes"):
+        s[name] = check_int(s[name], f"settings row {i}: {name}", minimum=1)
+    if s["n_folds"] is not None:
+        s["n_folds"] = check_int(s["n_folds"], f"settings row {i}: n_folds", minimum=1)
+    for name in ("beta_a", "beta_b"):
+        s[name] = check_real(s[name], f"settings row {i}: {name}", minimum=0, open_minimum=True)
+    s["setting"] = str(s.get("setting") or setting_label(s))
+    return s
 
 # %% ../nbs/06c_study_experiments.ipynb #d36f60fb
 SIMULATION_OPTIONS = ("score_location", "outcome")
@@ -295,11 +304,7 @@ def run_real_data_study(
     _check_simulation_options(simulation_options)
     strict_inclusion = _check_strict(strict_inclusion)
     sizes = _train_sizes(datasets, train_size)
-    available = list_datasets(data_home=data_home)
-    available = available[available["kind"] == "table"]
-    unknown = [d for d in sizes if d not in set(available["name"])]
-    if unknown:
-        raise ValueError(f"dataset(s) {unknown} not found; available: {', '.join(available['name'])}")
+    _check_table_datasets(sizes, data_home)
     n_splits = check_int(n_splits, "n_splits", minimum=1)
     first_split = check_int(first_split, "first_split", minimum=0)
     alpha = check_probability(alpha, "alpha")
@@ -313,26 +318,40 @@ def run_real_data_study(
         configurations = default_configurations(configurations)
     configurations = as_configurations(configurations)
     root = as_seed_sequence(random_state)
-    arguments = []
+    arguments = [(*data, split, keyed_child(root, data[0], data[3], split), configurations, methods, alpha,
+                  method_options, n_folds, selection_options)
+                 for data in _binary_datasets(sizes, data_home) for split in range(first_split, first_split + n_splits)]
+    records = _execute(_real_data_task, arguments, n_jobs=n_jobs, progress=progress, desc="real-data splits")
+    return _runs_frame(records, ["setting", "dataset", "train_size", "n_holdout"], missing="drop",
+                       strict=list(strict_inclusion))
+
+# %% ../nbs/06c_study_experiments.ipynb #ea5d51d4
+def _check_table_datasets(sizes: dict, data_home) -> None:
+    "Refuse a dataset name that `list_datasets` does not list as a table."
+    available = list_datasets(data_home=data_home)
+    available = available[available["kind"] == "table"]
+    unknown = [d for d in sizes if d not in set(available["name"])]
+    if unknown:
+        raise ValueError(f"dataset(s) {unknown} not found; available: {', '.join(available['name'])}")
+
+# %% ../nbs/06c_study_experiments.ipynb #3abb40cf
+def _binary_datasets(sizes: dict, data_home) -> list[tuple]:
+    "(name, X, codes, train size) per dataset: 1 = the minority class; a dataset with other than two classes is refused."
+    out = []
     for name, size in sizes.items():
         X, y = load_dataset(name, data_home=data_home, row_order="stored")  # OpenML's order (BBC paper)
         values, counts = np.unique(np.asarray(y), return_counts=True)
         if len(values) != 2:
             raise ValueError(f"dataset {name!r} has {len(values)} classes; the real-data study is binary")
-        codes = (np.asarray(y) == values[np.argmin(counts)]).astype(np.int64)  # 1 = the minority class
-        arguments += [(name, X, codes, size, split, keyed_child(root, name, size, split), configurations, methods,
-                       alpha, method_options, n_folds, selection_options)
-                      for split in range(first_split, first_split + n_splits)]
-    records = _execute(_real_data_task, arguments, n_jobs=n_jobs, progress=progress, desc="real-data splits")
-    return _runs_frame(records, ["setting", "dataset", "train_size", "n_holdout"], missing="drop",
-                       strict=list(strict_inclusion))
+        out.append((name, X, (np.asarray(y) == values[np.argmin(counts)]).astype(np.int64), size))
+    return out
 
-# %% ../nbs/06c_study_experiments.ipynb #9f6a26e9
+# %% ../nbs/06c_study_experiments.ipynb #f8e6784c
 TIMING_GRID = {"n_samples": (50, 100, 250, 500, 1000, 5000, 10000), "n_configurations": (5, 10, 20, 50, 100, 250),
                "n_folds": (3, 5, 10, 20, 30, 50)}
 TIMING_DEFAULTS = {"n_samples": 500, "n_configurations": 5, "n_folds": 3}
 
-
+# %% ../nbs/06c_study_experiments.ipynb #9f6a26e9
 def timing_study(*,
                  n_samples=TIMING_GRID["n_samples"], # values of N to time (others at their defaults)
                  n_configurations=TIMING_GRID["n_configurations"], # values of C to time
@@ -366,20 +385,24 @@ def timing_study(*,
             threadpool_limits(limits=1), warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="BBC-F with")  # F = 3 is the paper's design, not a mistake
         for factor, value in points:
-            point = {**defaults, factor: value}
-            seed = keyed_child(root, factor, value)
-            sim = simulate_predictions(24, 6, n_samples=point["n_samples"], n_configurations=point["n_configurations"],
-                                       balance=0.5, n_folds=point["n_folds"],
-                                       random_state=child_generator(seed, "data"))
-
-            def one_call(repeat):
-                run = StudyRun(sim.predictions, sim.y, sim.folds, truth=sim.true_performance)
-                return apply_methods(run, methods, seed=keyed_child(seed, repeat), method_options=options)
-
-            one_call(2**31)  # warm-up: compilation and caches are not part of the timing
-            for repeat in range(n_repeats):
-                for r in one_call(repeat):
-                    records.append({"factor": factor, "value": value, **point, "method": r["method"],
-                                    "repeat": repeat, "seconds": r["seconds"]})
-                bar.update()
+            records += _timing_point(factor, value, {**defaults, factor: value}, keyed_child(root, factor, value),
+                                     methods, options, n_repeats, bar)
     return pd.DataFrame.from_records(records)
+
+# %% ../nbs/06c_study_experiments.ipynb #4bef3e95
+def _timing_point(factor, value, point, seed, methods, options, n_repeats, bar) -> list[dict]:
+    "The timing records of one grid point: `n_repeats` calls of every method on one simulated Π."
+    sim = simulate_predictions(24, 6, n_samples=point["n_samples"], n_configurations=point["n_configurations"],
+                               balance=0.5, n_folds=point["n_folds"], random_state=child_generator(seed, "data"))
+
+    def one_call(repeat):
+        run = StudyRun(sim.predictions, sim.y, sim.folds, truth=sim.true_performance)
+        return apply_methods(run, methods, seed=keyed_child(seed, repeat), method_options=options)
+
+    one_call(2**31)  # warm-up: compilation and caches are not part of the timing
+    records = []
+    for repeat in range(n_repeats):
+        records += [{"factor": factor, "value": value, **point, "method": r["method"], "repeat": repeat,
+                     "seconds": r["seconds"]} for r in one_call(repeat)]
+        bar.update()
+    return records
