@@ -144,7 +144,7 @@ _Arrays = namedtuple("_Arrays", "labels gid gstart gend losses pos_words neg_wor
 _Setting = namedtuple("_Setting", "metric mode baseline alpha beta tol min_support precondition_pruning use_oe "
                                   "max_depth")
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #7ea15978
 def ranked_arrays(y, # 0/1 labels, one per row
                   s, # scores, one per row
                   losses=None, # per-row losses (None: a ranking metric)
@@ -157,19 +157,26 @@ def ranked_arrays(y, # 0/1 labels, one per row
     s_sorted, labels = s[order], y[order]
     new_group = np.r_[True, s_sorted[1:] != s_sorted[:-1]]
     gstart = np.flatnonzero(new_group).astype(np.int64)
-    n_words = (n + 63) // 64
-    if masks is None:
-        sel_words = np.zeros((0, n_words), np.uint64)
-    else:
-        sel_words = np.zeros((len(masks), n_words * 64), bool)
-        sel_words[:, :n] = np.asarray(masks, bool).reshape(len(masks), n)[:, order]
-        sel_words = np.packbits(sel_words.reshape(len(masks), n_words * 8, 8), axis=2, bitorder="little")
-        sel_words = np.ascontiguousarray(sel_words.reshape(len(masks), n_words * 8).view(np.uint64))
+    sel_words = _selector_words(masks, order)
     losses = np.zeros(0) if losses is None else np.ascontiguousarray(np.asarray(losses, float)[order])
     arrays = _Arrays(labels=labels, gid=(np.cumsum(new_group) - 1).astype(np.int64), gstart=gstart,
                      gend=np.r_[gstart[1:], n].astype(np.int64), losses=losses, pos_words=pack_bits(labels == 1),
                      neg_words=pack_bits(labels == 0), valid=pack_bits(np.ones(n, bool)), sel_words=sel_words)
     return order, arrays
+
+# %% ../nbs/08c_subgroups_search.ipynb #99894d54
+def _selector_words(masks, # per-selector boolean row masks (None: no selectors)
+                    order, # the rows in ascending score order
+                   ) -> np.ndarray:
+    "The selectors' masks in score order as bitsets: one row of 64-bit words per selector (bit i = row i)."
+    n = len(order)
+    n_words = (n + 63) // 64
+    if masks is None:
+        return np.zeros((0, n_words), np.uint64)
+    words = np.zeros((len(masks), n_words * 64), bool)
+    words[:, :n] = np.asarray(masks, bool).reshape(len(masks), n)[:, order]
+    words = np.packbits(words.reshape(len(masks), n_words * 8, 8), axis=2, bitorder="little")
+    return np.ascontiguousarray(words.reshape(len(masks), n_words * 8).view(np.uint64))
 
 # %% ../nbs/08c_subgroups_search.ipynb #5547790b
 @njit(cache=True, nogil=True)
@@ -644,10 +651,7 @@ def find_subgroups(data: pd.DataFrame, # rows to search: the attribute columns, 
     exceptional (`mode`), by an exact best-first (or depth-first) search with optimistic-estimate pruning."""
     start_time = time.perf_counter()
     call = {k: v for k, v in locals().items() if k not in ("data", "start_time", "metric")}
-    if metric is not None:
-        if quality != "roc_auc" and quality != metric:
-            raise ValueError(f"pass quality= or its former name metric=, not both ({quality!r} vs {metric!r})")
-        call["quality"] = metric
+    call["quality"] = _quality_or_metric(quality, metric)
     _check_search_arguments(call)
     metric_name, loss = resolve_quality(call["quality"])
     options = options or SearchOptions()
@@ -656,10 +660,8 @@ def find_subgroups(data: pd.DataFrame, # rows to search: the attribute columns, 
     if min_support > len(y):
         warnings.warn(f"min_support={min_support} is above the {len(y)} rows of data: no subgroup can qualify",
                       UserWarning, stacklevel=2)
-    losses = row_losses(loss, y, s)
-    selectors, sel_attr = build_selectors(data, attributes, nominal, n_bins=n_bins, thresholds=thresholds,
-                                           max_values=max_values, options=options)
-    prep = prepare_split(data, y, s, losses, selectors, sel_attr)
+    prep = prepare_split(data, y, s, row_losses(loss, y, s), *build_selectors(
+        data, attributes, nominal, n_bins=n_bins, thresholds=thresholds, max_values=max_values, options=options))
     baseline = whole_metric(prep.arrays, METRIC_CODES.get(metric_name, 4))
     setting = _search_setting(metric_name, mode, baseline, size_weight=size_weight, balance_weight=balance_weight,
                               min_support=min_support, depth=depth, optimistic_estimates=optimistic_estimates,
@@ -667,8 +669,17 @@ def find_subgroups(data: pd.DataFrame, # rows to search: the attribute columns, 
     search = _Search(prep, setting, ga=generalization_aware, dedupe=options.dedupe_covers, strategy=strategy)
     topk, counts = _search_top(search, _TopK(top_k, options.dedupe_covers), n_jobs)
     settings = dict(call, attributes=attributes, options=_asdict(options), quality_tolerance=options.quality_tolerance,
-                    n_selectors=len(selectors), n_rows=len(y), max_frontier=search.max_frontier, loss=loss)
+                    n_selectors=len(prep.selectors), n_rows=len(y), max_frontier=search.max_frontier, loss=loss)
     return _make_result(search, topk, baseline, counts, time.perf_counter() - start_time, metric_name, mode, settings)
+
+# %% ../nbs/08c_subgroups_search.ipynb #d84fe4b8
+def _quality_or_metric(quality, metric):
+    "The quality asked for: `metric=`, the former name, when given; both given and different is refused."
+    if metric is None:
+        return quality
+    if quality != "roc_auc" and quality != metric:
+        raise ValueError(f"pass quality= or its former name metric=, not both ({quality!r} vs {metric!r})")
+    return metric
 
 # %% ../nbs/08c_subgroups_search.ipynb #bad738ba
 def _asdict(options):
@@ -693,6 +704,11 @@ def _search_top(search, topk, n_jobs):
     # still takes precedence
     outputs = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(_run_branches)(search, chunk, topk)
                                                         for chunk in chunks if chunk)
+    return _merge_branches(topk, outputs, counts)
+
+# %% ../nbs/08c_subgroups_search.ipynb #6859e805
+def _merge_branches(topk, outputs, counts) -> tuple:
+    "(the top-k of the root and of every branch, the summed counts); a pattern found in two branches counts once."
     merged = topk.copy()
     seen = {e[0][2] for e in merged.entries}
     for branch_entries, *branch_counts in (b for out in outputs for b in out):
