@@ -96,18 +96,20 @@ class StudyRun:
         return (f"StudyRun(N={self.n_samples}, C={self.n_configurations}, F={self.n_folds}, "
                 f"classes={self.n_classes}, metric={self.metric!r})")
 
-    @property
-    def fold_scores(self) -> np.ndarray:
-        "P[f, c]: the metric of configuration c on fold f."
-        if self._fold_scores is None:
-            self._fold_scores = fold_performance(self.predictions, self.y, self.folds, self.metric)
-        return self._fold_scores
+# %% ../nbs/06a_study_run.ipynb #82d6a282
+@patch_to(StudyRun, as_prop=True)
+def fold_scores(self) -> np.ndarray:
+    "P[f, c]: the metric of configuration c on fold f."
+    if self._fold_scores is None:
+        self._fold_scores = fold_performance(self.predictions, self.y, self.folds, self.metric)
+    return self._fold_scores
 
-    @property
-    def winner(self) -> int:
-        """The CV winner (`ciauto._checks.cv_winner`): the best mean fold performance in the metric's direction
-        (the largest AUC, the smallest Brier score), first index on ties."""
-        return cv_winner(self.fold_scores, get_metric(self.metric))
+# %% ../nbs/06a_study_run.ipynb #f97fc388
+@patch_to(StudyRun, as_prop=True)
+def winner(self) -> int:
+    """The CV winner (`ciauto._checks.cv_winner`): the best mean fold performance in the metric's direction
+    (the largest AUC, the smallest Brier score), first index on ties."""
+    return cv_winner(self.fold_scores, get_metric(self.metric))
 
 # %% ../nbs/06a_study_run.ipynb #b0fc6418
 @patch_to(StudyRun, as_prop=True)

@@ -127,24 +127,26 @@ class SubgroupResult:
         return self.table["quality_ga"] if "quality_ga" in self.table else self.table["quality"]
 
     @property
-    def survivors(self) -> pd.DataFrame:
-        "The significant subgroups in search order (at most `k` of them when `significance_filter` got one)."
-        if self.significance is None:
-            raise ValueError("no significance test yet: call significance_filter(result, validation_data) first")
-        kept = self.table[self.table["significant"]]
-        k = self.significance.get("k")
-        return kept if k is None else kept.head(k)
-
-    @property
-    def subgroups(self) -> list:
-        "The `Subgroup`s in table order."
-        return [Subgroup(sels, **{c: row[c] for c in _STATS})
-                for sels, row in zip(self.selectors, self.table[list(_STATS)].to_dict("records"))]
-
-    @property
     def confidence_level(self) -> float | None:
         "The level of the corrected gaps' intervals (None before `corrected_gaps`)."
         return None if self.corrections is None else self.corrections["confidence_level"]
+
+# %% ../nbs/08b_subgroups_results.ipynb #7db35865
+@patch_to(SubgroupResult, as_prop=True)
+def survivors(self) -> pd.DataFrame:
+    "The significant subgroups in search order (at most `k` of them when `significance_filter` got one)."
+    if self.significance is None:
+        raise ValueError("no significance test yet: call significance_filter(result, validation_data) first")
+    kept = self.table[self.table["significant"]]
+    k = self.significance.get("k")
+    return kept if k is None else kept.head(k)
+
+# %% ../nbs/08b_subgroups_results.ipynb #412a0e4c
+@patch_to(SubgroupResult, as_prop=True)
+def subgroups(self) -> list:
+    "The `Subgroup`s in table order."
+    return [Subgroup(sels, **{c: row[c] for c in _STATS})
+            for sels, row in zip(self.selectors, self.table[list(_STATS)].to_dict("records"))]
 
 # %% ../nbs/08b_subgroups_results.ipynb #175f7175
 @patch_to(SubgroupResult, as_prop=True)
@@ -231,9 +233,7 @@ def _plot_curves(result, ax, top):
 # %% ../nbs/08b_subgroups_results.ipynb #a89652f0
 def _plot_gaps(result, ax, top):
     "Gap φ against cover size per subgroup (numbered), with the bias-corrected gap and interval when present."
-    import textwrap
     import matplotlib.pyplot as plt
-    from matplotlib.lines import Line2D
     from matplotlib.ticker import FuncFormatter
     t = result.table.head(top).reset_index(drop=True)
     if ax is None:
@@ -255,6 +255,15 @@ def _plot_gaps(result, ax, top):
     ax.set(xlabel="subgroup size (rows covered, log scale)",
            ylabel=f"gap φ in {result.metric} (> 0: worse than on all rows)",
            title=f"top {len(t)} subgroups by {result.metric} ({result.mode})")
+    _gap_legends(ax, t, result, corrected)
+    ax.figure.tight_layout()
+    return ax
+
+# %% ../nbs/08b_subgroups_results.ipynb #12ff30ef
+def _gap_legends(ax, t: pd.DataFrame, result, corrected: bool) -> None:
+    "Two legends right of the plot: what the markers are, and the numbered subgroups' patterns and sizes."
+    import textwrap
+    from matplotlib.lines import Line2D
     markers = [Line2D([], [], marker="o", ls="", mfc="none", color="C0", label="gap on the searched rows (naive)")]
     if corrected:
         level = result.corrections["confidence_level"]
@@ -265,8 +274,6 @@ def _plot_gaps(result, ax, top):
              enumerate(zip(t["pattern"], t["size"]))]
     ax.legend(handles=[Line2D([], [], ls="")] * len(names), labels=names, loc="upper left", bbox_to_anchor=(1.02, 1),
               fontsize=8, handlelength=0, frameon=False, title="subgroups")
-    ax.figure.tight_layout()
-    return ax
 
 # %% ../nbs/08b_subgroups_results.ipynb #491c1100
 def subgroup_table(result: SubgroupResult, # a `find_subgroups` result
