@@ -19,6 +19,28 @@ from .subgroups_search import METRIC_CODES, cover_statistic, find_subgroups, ran
 # %% auto #0
 __all__ = ['corrected_gaps']
 
+# %% ../nbs/08e_subgroups_gaps.ipynb #834fbe7b
+def corrected_gaps(result: SubgroupResult, # a `find_subgroups` result (optionally after `significance_filter`)
+                   data: pd.DataFrame, # the rows the search ran on (same order)
+                   *,
+                   n_bootstraps: int = 200, # B, bootstrap samples (each reruns the search)
+                   confidence_level: float = 0.95, # level of the percentile intervals
+                   random_state=None, # seed (int, SeedSequence, Generator or None); bootstrap b uses seed b
+                   n_jobs=None, # threads over bootstraps (the result does not depend on it)
+                  ) -> SubgroupResult:
+    """Bias-corrected gap of each reported rank with a percentile interval (BBC applied to subgroup search): the
+    table gains `gap` (the naive φ), `gap_corrected`, `gap_lower`, `gap_upper`, `naive_lower`, `naive_upper`,
+    `reselected` and `n_valid` (bootstraps with a defined OOB gap)."""
+    n_bootstraps, confidence_level, call = _gaps_iv(result, data, n_bootstraps, confidence_level, n_jobs)
+    from joblib import Parallel, delayed
+    runs = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(_bootstrap_gaps)(result, data, call, seed)
+                                                     for seed in spawn_seeds(random_state, n_bootstraps))
+    oob, naive, same = (np.array([run[i] for run in runs]).reshape(n_bootstraps, len(result.table)) for i in range(3))
+    table = _gap_columns(result.table, oob, naive, same, confidence_level)
+    info = dict(n_bootstraps=n_bootstraps, confidence_level=confidence_level, random_state=seed_record(random_state),
+                gaps=oob, naive_gaps=naive)
+    return replace(result, table=table, corrections=info)
+
 # %% ../nbs/08e_subgroups_gaps.ipynb #c0ec7ed1
 _CALL_KEYS = ("label", "score", "quality", "mode", "depth", "min_support", "top_k", "size_weight", "balance_weight",
               "generalization_aware", "optimistic_estimates", "thresholds", "strategy", "n_bins", "attributes",
@@ -71,28 +93,6 @@ def _interval(values, confidence_level):
         return np.nan, np.nan, np.nan
     tail = (1 - confidence_level) / 2
     return float(v.mean()), order_statistic(v, tail), order_statistic(v, 1 - tail)
-
-# %% ../nbs/08e_subgroups_gaps.ipynb #834fbe7b
-def corrected_gaps(result: SubgroupResult, # a `find_subgroups` result (optionally after `significance_filter`)
-                   data: pd.DataFrame, # the rows the search ran on (same order)
-                   *,
-                   n_bootstraps: int = 200, # B, bootstrap samples (each reruns the search)
-                   confidence_level: float = 0.95, # level of the percentile intervals
-                   random_state=None, # seed (int, SeedSequence, Generator or None); bootstrap b uses seed b
-                   n_jobs=None, # threads over bootstraps (the result does not depend on it)
-                  ) -> SubgroupResult:
-    """Bias-corrected gap of each reported rank with a percentile interval (BBC applied to subgroup search): the
-    table gains `gap` (the naive φ), `gap_corrected`, `gap_lower`, `gap_upper`, `naive_lower`, `naive_upper`,
-    `reselected` and `n_valid` (bootstraps with a defined OOB gap)."""
-    n_bootstraps, confidence_level, call = _gaps_iv(result, data, n_bootstraps, confidence_level, n_jobs)
-    from joblib import Parallel, delayed
-    runs = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(_bootstrap_gaps)(result, data, call, seed)
-                                                     for seed in spawn_seeds(random_state, n_bootstraps))
-    oob, naive, same = (np.array([run[i] for run in runs]).reshape(n_bootstraps, len(result.table)) for i in range(3))
-    table = _gap_columns(result.table, oob, naive, same, confidence_level)
-    info = dict(n_bootstraps=n_bootstraps, confidence_level=confidence_level, random_state=seed_record(random_state),
-                gaps=oob, naive_gaps=naive)
-    return replace(result, table=table, corrections=info)
 
 # %% ../nbs/08e_subgroups_gaps.ipynb #152182b5
 def _gaps_iv(result, data, n_bootstraps, confidence_level, n_jobs) -> tuple:
