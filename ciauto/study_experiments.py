@@ -116,6 +116,44 @@ def _checked_setting(row: dict, i: int) -> dict:
     s["setting"] = str(s.get("setting") or setting_label(s))
     return s
 
+# %% ../nbs/06c_study_experiments.ipynb #0dc0cd0c
+def run_simulation_study(
+    settings=None, # rows of `paper_settings()` (default: its 16 binary rows), a dict or a list of dicts with beta_a, beta_b, n_samples, n_configurations[, balance, n_folds, n_classes, setting]
+    *,
+    n_runs: int = 200, # runs per setting (the paper: 200)
+    first_run: int = 0, # index of the first run: runs first_run, …, first_run + n_runs − 1 (keyed by index, so a study in chunks equals one study)
+    methods=None, # registered method names (default: the paper's ten, `PAPER_METHODS`; see `list_methods()`)
+    alpha: float = 0.05, # one-sided level of every bound, in (0, 1)
+    random_state=None, # None, int >= 0, `SeedSequence` or `Generator`: the root of every run's keyed child seed
+    n_jobs: int | None = None, # joblib workers over runs (any backend, e.g. `parallel_backend("dask")`)
+    progress: bool = True, # show a tqdm bar over the runs
+    method_options: dict | None = None, # {method: {option: value}}, e.g. {"BBC": {"n_bootstraps": 500}}
+    selection_options: dict | None = None, # options of `learn_eval_selection`: learn_share, top_share, direction, max_redraws
+    skip_small: bool = True, # skip the learn/eval split when minority count x learn share < F, as the study did
+    simulation_options: dict | None = None, # options of `simulate_predictions` for binary settings: score_location, outcome
+    strict_inclusion=(), # method names scored truth > bound (the reference's NB rule); stored for `summarize`
+) -> pd.DataFrame:
+    """The simulation study: for every setting and each of `n_runs` runs, simulate Π with known true AUCs, apply
+    every method, and record one row per run × method (setting, its parameters, run, method, bound, truth,
+    included, selected, seconds, reason). Runs are independent joblib tasks with keyed child seeds: identical
+    results for any `n_jobs` and backend. `**reference_options()` switches every convention of the authors' code on."""
+    records_in = _settings_records(settings)
+    simulation_options = _check_simulation_options(simulation_options)
+    strict_inclusion = _check_strict(strict_inclusion)
+    n_runs = check_int(n_runs, "n_runs", minimum=1)
+    first_run = check_int(first_run, "first_run", minimum=0)
+    alpha = check_probability(alpha, "alpha")
+    methods = resolve_methods(methods, PAPER_METHODS)
+    method_options = check_method_options(method_options, methods)
+    root = as_seed_sequence(random_state)
+    selection_options = _check_selection_options(selection_options)
+    arguments = [(s, r, keyed_child(root, s["setting"], r), methods, alpha, method_options, skip_small,
+                  selection_options, simulation_options) for s in records_in
+                 for r in range(first_run, first_run + n_runs)]
+    records = _execute(_simulation_task, arguments, n_jobs=n_jobs, progress=progress, desc="simulation runs")
+    return _runs_frame(records, ["setting", *SETTING_COLUMNS], missing="strict", strict=list(strict_inclusion),
+                       simulation_options=simulation_options)
+
 # %% ../nbs/06c_study_experiments.ipynb #d36f60fb
 SIMULATION_OPTIONS = ("score_location", "outcome")
 
@@ -160,44 +198,6 @@ def _simulation_task(setting: dict, run_index: int, seed, methods, alpha, method
     describe = {k: setting[k] for k in SETTING_COLUMNS} | {"n_folds": n_folds}
     return [{"setting": setting["setting"], **describe, "run": run_index, **r} for r in records]
 
-# %% ../nbs/06c_study_experiments.ipynb #0dc0cd0c
-def run_simulation_study(
-    settings=None, # rows of `paper_settings()` (default: its 16 binary rows), a dict or a list of dicts with beta_a, beta_b, n_samples, n_configurations[, balance, n_folds, n_classes, setting]
-    *,
-    n_runs: int = 200, # runs per setting (the paper: 200)
-    first_run: int = 0, # index of the first run: runs first_run, …, first_run + n_runs − 1 (keyed by index, so a study in chunks equals one study)
-    methods=None, # registered method names (default: the paper's ten, `PAPER_METHODS`; see `list_methods()`)
-    alpha: float = 0.05, # one-sided level of every bound, in (0, 1)
-    random_state=None, # None, int >= 0, `SeedSequence` or `Generator`: the root of every run's keyed child seed
-    n_jobs: int | None = None, # joblib workers over runs (any backend, e.g. `parallel_backend("dask")`)
-    progress: bool = True, # show a tqdm bar over the runs
-    method_options: dict | None = None, # {method: {option: value}}, e.g. {"BBC": {"n_bootstraps": 500}}
-    selection_options: dict | None = None, # options of `learn_eval_selection`: learn_share, top_share, direction, max_redraws
-    skip_small: bool = True, # skip the learn/eval split when minority count x learn share < F, as the study did
-    simulation_options: dict | None = None, # options of `simulate_predictions` for binary settings: score_location, outcome
-    strict_inclusion=(), # method names scored truth > bound (the reference's NB rule); stored for `summarize`
-) -> pd.DataFrame:
-    """The simulation study: for every setting and each of `n_runs` runs, simulate Π with known true AUCs, apply
-    every method, and record one row per run × method (setting, its parameters, run, method, bound, truth,
-    included, selected, seconds, reason). Runs are independent joblib tasks with keyed child seeds: identical
-    results for any `n_jobs` and backend. `**reference_options()` switches every convention of the authors' code on."""
-    records_in = _settings_records(settings)
-    simulation_options = _check_simulation_options(simulation_options)
-    strict_inclusion = _check_strict(strict_inclusion)
-    n_runs = check_int(n_runs, "n_runs", minimum=1)
-    first_run = check_int(first_run, "first_run", minimum=0)
-    alpha = check_probability(alpha, "alpha")
-    methods = resolve_methods(methods, PAPER_METHODS)
-    method_options = check_method_options(method_options, methods)
-    root = as_seed_sequence(random_state)
-    selection_options = _check_selection_options(selection_options)
-    arguments = [(s, r, keyed_child(root, s["setting"], r), methods, alpha, method_options, skip_small,
-                  selection_options, simulation_options) for s in records_in
-                 for r in range(first_run, first_run + n_runs)]
-    records = _execute(_simulation_task, arguments, n_jobs=n_jobs, progress=progress, desc="simulation runs")
-    return _runs_frame(records, ["setting", *SETTING_COLUMNS], missing="strict", strict=list(strict_inclusion),
-                       simulation_options=simulation_options)
-
 # %% ../nbs/06c_study_experiments.ipynb #71bb99b6
 PAPER_DATASETS = {"credit-g": 50, "spambase": 50, "musk": 50, "phoneme": 50, "phishing-websites": 50,
                   "electricity": 500, "mozilla4": 500, "nomao": 500, "adult": 500, "bank-marketing": 500,
@@ -221,6 +221,55 @@ def stratified_train_indices(codes, # class code of every row
         raise ValueError(f"train_size={train_size} cannot be stratified over class counts {counts.tolist()}")
     rows = [rng.choice(np.flatnonzero(codes == k), size=n, replace=False) for k, n in zip(classes, take)]
     return np.sort(np.concatenate(rows))
+
+# %% ../nbs/06c_study_experiments.ipynb #173eace3
+def run_real_data_study(
+    datasets, # dataset names from `ciauto.datasets.list_datasets()`, e.g. `list(PAPER_DATASETS)`
+    *,
+    train_size, # training rows: an int, or a {dataset: size} dict such as `PAPER_DATASETS`
+    n_splits: int = 100, # stratified train/holdout splits per dataset (the paper: 100)
+    first_split: int = 0, # index of the first split: splits first_split, …, first_split + n_splits − 1 (keyed by index, so a run in chunks equals one run)
+    configurations=None, # the CVT grid: a list of configurations, "small"/"full", or None (`default_configurations()`)
+    methods=None, # registered method names (default: the paper's ten)
+    alpha: float = 0.05, # one-sided level of every bound, in (0, 1)
+    n_bootstraps: int = 500, # B for BBC and BBC-F (the reference's 500 on real data)
+    n_folds: int | None = None, # CVT folds (default: the fold rule of `ciauto.cvt`)
+    random_state=None, # None, int >= 0, `SeedSequence` or `Generator`: the root of every split's keyed seed
+    n_jobs: int | None = None, # joblib workers over splits (any backend; `parallel_backend("dask")` for a cluster)
+    progress: bool = True, # show a tqdm bar over the splits
+    method_options: dict | None = None, # {method: {option: value}}
+    selection_options: dict | None = None, # options of `learn_eval_selection`
+    data_home=None, # where the datasets are read from (see `ciauto.datasets.load_dataset`)
+    simulation_options: dict | None = None, # accepted (and unused: nothing is simulated) so `**reference_options()` works
+    strict_inclusion=(), # method names scored truth > bound; stored for `summarize`
+) -> pd.DataFrame:
+    """The paper's real-data study: for each dataset and each of `n_splits` stratified train/holdout splits, CVT on
+    the training subset, every method on its Π, and the holdout AUC of each method's selected configuration as its
+    truth. Same columns as `run_simulation_study` (the row label `setting` is the dataset name), plus dataset,
+    train_size and n_holdout."""
+    _check_simulation_options(simulation_options)
+    strict_inclusion = _check_strict(strict_inclusion)
+    sizes = _train_sizes(datasets, train_size)
+    _check_table_datasets(sizes, data_home)
+    n_splits = check_int(n_splits, "n_splits", minimum=1)
+    first_split = check_int(first_split, "first_split", minimum=0)
+    alpha = check_probability(alpha, "alpha")
+    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=1)
+    methods = resolve_methods(methods, PAPER_METHODS)
+    method_options = check_method_options(method_options, methods)
+    method_options = {**{m.name: {"n_bootstraps": n_bootstraps} for m in methods if m.name in ("BBC", "BBC-F")},
+                      **method_options}
+    selection_options = _check_selection_options(selection_options)
+    if isinstance(configurations, str):
+        configurations = default_configurations(configurations)
+    configurations = as_configurations(configurations)
+    root = as_seed_sequence(random_state)
+    arguments = [(*data, split, keyed_child(root, data[0], data[3], split), configurations, methods, alpha,
+                  method_options, n_folds, selection_options)
+                 for data in _binary_datasets(sizes, data_home) for split in range(first_split, first_split + n_splits)]
+    records = _execute(_real_data_task, arguments, n_jobs=n_jobs, progress=progress, desc="real-data splits")
+    return _runs_frame(records, ["setting", "dataset", "train_size", "n_holdout"], missing="drop",
+                       strict=list(strict_inclusion))
 
 # %% ../nbs/06c_study_experiments.ipynb #d0547b49
 def _train_sizes(datasets, train_size) -> dict:
@@ -275,55 +324,6 @@ def _real_data_task(name, X, codes, train_size, split, seed, configurations, met
     describe = {"dataset": name, "train_size": train_size, "n_holdout": len(holdout),
                 "n_configurations": run.n_configurations, "n_folds": run.n_folds}
     return [{"setting": name, **describe, "run": split, **r} for r in records]
-
-# %% ../nbs/06c_study_experiments.ipynb #173eace3
-def run_real_data_study(
-    datasets, # dataset names from `ciauto.datasets.list_datasets()`, e.g. `list(PAPER_DATASETS)`
-    *,
-    train_size, # training rows: an int, or a {dataset: size} dict such as `PAPER_DATASETS`
-    n_splits: int = 100, # stratified train/holdout splits per dataset (the paper: 100)
-    first_split: int = 0, # index of the first split: splits first_split, …, first_split + n_splits − 1 (keyed by index, so a run in chunks equals one run)
-    configurations=None, # the CVT grid: a list of configurations, "small"/"full", or None (`default_configurations()`)
-    methods=None, # registered method names (default: the paper's ten)
-    alpha: float = 0.05, # one-sided level of every bound, in (0, 1)
-    n_bootstraps: int = 500, # B for BBC and BBC-F (the reference's 500 on real data)
-    n_folds: int | None = None, # CVT folds (default: the fold rule of `ciauto.cvt`)
-    random_state=None, # None, int >= 0, `SeedSequence` or `Generator`: the root of every split's keyed seed
-    n_jobs: int | None = None, # joblib workers over splits (any backend; `parallel_backend("dask")` for a cluster)
-    progress: bool = True, # show a tqdm bar over the splits
-    method_options: dict | None = None, # {method: {option: value}}
-    selection_options: dict | None = None, # options of `learn_eval_selection`
-    data_home=None, # where the datasets are read from (see `ciauto.datasets.load_dataset`)
-    simulation_options: dict | None = None, # accepted (and unused: nothing is simulated) so `**reference_options()` works
-    strict_inclusion=(), # method names scored truth > bound; stored for `summarize`
-) -> pd.DataFrame:
-    """The paper's real-data study: for each dataset and each of `n_splits` stratified train/holdout splits, CVT on
-    the training subset, every method on its Π, and the holdout AUC of each method's selected configuration as its
-    truth. Same columns as `run_simulation_study` (the row label `setting` is the dataset name), plus dataset,
-    train_size and n_holdout."""
-    _check_simulation_options(simulation_options)
-    strict_inclusion = _check_strict(strict_inclusion)
-    sizes = _train_sizes(datasets, train_size)
-    _check_table_datasets(sizes, data_home)
-    n_splits = check_int(n_splits, "n_splits", minimum=1)
-    first_split = check_int(first_split, "first_split", minimum=0)
-    alpha = check_probability(alpha, "alpha")
-    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=1)
-    methods = resolve_methods(methods, PAPER_METHODS)
-    method_options = check_method_options(method_options, methods)
-    method_options = {**{m.name: {"n_bootstraps": n_bootstraps} for m in methods if m.name in ("BBC", "BBC-F")},
-                      **method_options}
-    selection_options = _check_selection_options(selection_options)
-    if isinstance(configurations, str):
-        configurations = default_configurations(configurations)
-    configurations = as_configurations(configurations)
-    root = as_seed_sequence(random_state)
-    arguments = [(*data, split, keyed_child(root, data[0], data[3], split), configurations, methods, alpha,
-                  method_options, n_folds, selection_options)
-                 for data in _binary_datasets(sizes, data_home) for split in range(first_split, first_split + n_splits)]
-    records = _execute(_real_data_task, arguments, n_jobs=n_jobs, progress=progress, desc="real-data splits")
-    return _runs_frame(records, ["setting", "dataset", "train_size", "n_holdout"], missing="drop",
-                       strict=list(strict_inclusion))
 
 # %% ../nbs/06c_study_experiments.ipynb #ea5d51d4
 def _check_table_datasets(sizes: dict, data_home) -> None:

@@ -16,6 +16,45 @@ __all__ = ['AVERAGE_ROW', 'PAPER_SIMULATION_RANKS', 'summarize', 'competition_ra
            'selected_performance', 'timing_summary', 'paper_table', 'plot_inclusion_tightness', 'plot_ranks',
            'plot_timing', 'paper_simulation_table', 'compare_with_paper', 'without_fallback', 'fallback_counts']
 
+# %% ../nbs/06d_study_reports.ipynb #d44ea7ec
+def summarize(
+    runs: pd.DataFrame, # a runs table of `run_simulation_study` / `run_real_data_study` (one record per run × method)
+    *,
+    missing: str = "auto", # "strict" (a NaN run blanks its cell), "drop" (NaN runs dropped) or "auto" (the study's rule)
+    tightness: str = "paper", # "paper": mean(truth − bound) over runs with a bound; "reference": the authors' real-data form
+    strict="auto", # True, False, method names scored truth > bound, or "auto" (the study's `strict_inclusion`)
+    coverage: float = 0.95, # the nominal inclusion the binomial test compares with, in (0, 1)
+    test_level: float = 0.05, # level of the one-sided exact binomial test, in (0, 1)
+    by: str | None = None, # the row key (default: "setting", else "dataset")
+) -> pd.DataFrame:
+    """One row per setting (or dataset) × method: n_runs, n_missing, n_included, inclusion, mean_bound, mean_truth,
+    tightness, corrected_tightness, the one-sided exact binomial p_value and `rejected` (p <= test_level).
+    Duplicated records of one run and records without a method are refused, not counted."""
+    runs = _check_runs(runs)
+    missing, strict = _summary_rules(runs, missing, tightness, strict)
+    coverage = check_probability(coverage, "coverage")
+    test_level = check_probability(test_level, "test_level")
+    key = _row_key(runs, by)
+    open_rule = _strict_methods(strict, runs["method"].unique())
+    descriptors = [c for c in runs.columns if c not in RUN_COLUMNS and c != key
+                   and runs.groupby(key, sort=False)[c].nunique(dropna=False).le(1).all()]
+    rows = []
+    for (row, method), cell in runs.groupby([key, "method"], sort=False):
+        bound, truth = (_numeric_column(cell, c) for c in ("bound", "truth"))
+        has_bound = np.isfinite(bound)
+        n_runs, n_missing = len(cell), int((~has_bound).sum())
+        record = {key: row, "method": method, **{c: cell[c].iloc[0] for c in descriptors},
+                  "n_runs": n_runs, "n_missing": n_missing}
+        blank = not has_bound.any() or (missing == "strict" and n_missing > 0)
+        record.update(_BLANK_CELL if blank else _cell_statistics(bound, truth, method in open_rule, tightness,
+                                                                 coverage, test_level))
+        rows.append(record)
+    summary = pd.DataFrame(rows)
+    summary["n_included"] = summary["n_included"].astype("Int64")
+    summary["rejected"] = summary["rejected"].astype("boolean")
+    summary.attrs.update(missing=missing, tightness=tightness, coverage=coverage, test_level=test_level, key=key)
+    return summary
+
 # %% ../nbs/06d_study_reports.ipynb #d3d4067b
 def _row_key(runs: pd.DataFrame, by) -> str:
     if by is not None:
@@ -75,45 +114,6 @@ def _strict_methods(strict, methods) -> set:
     if isinstance(strict, str):
         return {strict}
     return set(strict)
-
-# %% ../nbs/06d_study_reports.ipynb #d44ea7ec
-def summarize(
-    runs: pd.DataFrame, # a runs table of `run_simulation_study` / `run_real_data_study` (one record per run × method)
-    *,
-    missing: str = "auto", # "strict" (a NaN run blanks its cell), "drop" (NaN runs dropped) or "auto" (the study's rule)
-    tightness: str = "paper", # "paper": mean(truth − bound) over runs with a bound; "reference": the authors' real-data form
-    strict="auto", # True, False, method names scored truth > bound, or "auto" (the study's `strict_inclusion`)
-    coverage: float = 0.95, # the nominal inclusion the binomial test compares with, in (0, 1)
-    test_level: float = 0.05, # level of the one-sided exact binomial test, in (0, 1)
-    by: str | None = None, # the row key (default: "setting", else "dataset")
-) -> pd.DataFrame:
-    """One row per setting (or dataset) × method: n_runs, n_missing, n_included, inclusion, mean_bound, mean_truth,
-    tightness, corrected_tightness, the one-sided exact binomial p_value and `rejected` (p <= test_level).
-    Duplicated records of one run and records without a method are refused, not counted."""
-    runs = _check_runs(runs)
-    missing, strict = _summary_rules(runs, missing, tightness, strict)
-    coverage = check_probability(coverage, "coverage")
-    test_level = check_probability(test_level, "test_level")
-    key = _row_key(runs, by)
-    open_rule = _strict_methods(strict, runs["method"].unique())
-    descriptors = [c for c in runs.columns if c not in RUN_COLUMNS and c != key
-                   and runs.groupby(key, sort=False)[c].nunique(dropna=False).le(1).all()]
-    rows = []
-    for (row, method), cell in runs.groupby([key, "method"], sort=False):
-        bound, truth = (_numeric_column(cell, c) for c in ("bound", "truth"))
-        has_bound = np.isfinite(bound)
-        n_runs, n_missing = len(cell), int((~has_bound).sum())
-        record = {key: row, "method": method, **{c: cell[c].iloc[0] for c in descriptors},
-                  "n_runs": n_runs, "n_missing": n_missing}
-        blank = not has_bound.any() or (missing == "strict" and n_missing > 0)
-        record.update(_BLANK_CELL if blank else _cell_statistics(bound, truth, method in open_rule, tightness,
-                                                                 coverage, test_level))
-        rows.append(record)
-    summary = pd.DataFrame(rows)
-    summary["n_included"] = summary["n_included"].astype("Int64")
-    summary["rejected"] = summary["rejected"].astype("boolean")
-    summary.attrs.update(missing=missing, tightness=tightness, coverage=coverage, test_level=test_level, key=key)
-    return summary
 
 # %% ../nbs/06d_study_reports.ipynb #128968b5
 def _summary_rules(runs: pd.DataFrame, missing, tightness, strict) -> tuple:
@@ -425,13 +425,6 @@ def compare_with_paper(
                                 "neither")
     return table
 
-# %% ../nbs/06d_study_reports.ipynb #16ca04ab
-def _fallback_mask(cell: pd.DataFrame) -> np.ndarray:
-    "True for the records whose method fell back (the study notes it as 'fallback to …' in `reason`)."
-    if "reason" not in cell.columns:
-        return np.zeros(len(cell), dtype=bool)
-    return cell["reason"].fillna("").astype(str).str.startswith("fallback").to_numpy()
-
 # %% ../nbs/06d_study_reports.ipynb #45081b79
 def without_fallback(runs: pd.DataFrame, # a runs table with a `reason` column (the study's records)
                      method: str = "MABT", # the method whose fallback runs become missing
@@ -479,6 +472,13 @@ def fallback_counts(runs: pd.DataFrame, # a runs table with a `reason` column (t
         raise ValueError(f"method {method!r} is not in runs; methods are {list(dict.fromkeys(runs['method']))}")
     rows = []
     return pd.DataFrame([{key: row, **_fallback_row(cell, maximum)} for row, cell in cells.groupby(key, sort=False)])
+
+# %% ../nbs/06d_study_reports.ipynb #16ca04ab
+def _fallback_mask(cell: pd.DataFrame) -> np.ndarray:
+    "True for the records whose method fell back (the study notes it as 'fallback to …' in `reason`)."
+    if "reason" not in cell.columns:
+        return np.zeros(len(cell), dtype=bool)
+    return cell["reason"].fillna("").astype(str).str.startswith("fallback").to_numpy()
 
 # %% ../nbs/06d_study_reports.ipynb #e5104303
 def _fallback_row(cell: pd.DataFrame, maximum: float) -> dict:
