@@ -60,22 +60,25 @@ class CVTResult:
     def _dropped(self) -> np.ndarray:  # per column, the fold after which it was dropped (−1: never)
         return np.full(self.predictions.shape[1], -1) if self.dropped_at is None else np.asarray(self.dropped_at)
 
-    @property
-    def cv_scores(self) -> np.ndarray:
-        "Mean over the completed folds of each column's fold performance."
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            return np.nanmean(self.fold_scores, axis=0)
+# %% ../nbs/02a_cvt_result.ipynb #44654d60
+@patch_to(CVTResult, as_prop=True)
+def cv_scores(self) -> np.ndarray:
+    "Mean over the completed folds of each column's fold performance."
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmean(self.fold_scores, axis=0)
 
-    @property
-    def winner_name(self) -> str:
-        "The CV winner's configuration name."
-        return self.configurations.loc[self.configurations["column"] == self.winner, "name"].iloc[0]
+# %% ../nbs/02a_cvt_result.ipynb #65e94eaf
+@patch_to(CVTResult, as_prop=True)
+def winner_name(self) -> str:
+    "The CV winner's configuration name."
+    return self.configurations.loc[self.configurations["column"] == self.winner, "name"].iloc[0]
 
-    @property
-    def apparent(self) -> float:
-        "The winner's cross-validated performance (optimistic: see BBC)."
-        return float(self.cv_scores[self.winner])
+# %% ../nbs/02a_cvt_result.ipynb #7ff2dd43
+@patch_to(CVTResult, as_prop=True)
+def apparent(self) -> float:
+    "The winner's cross-validated performance (optimistic: see BBC)."
+    return float(self.cv_scores[self.winner])
 
 # %% ../nbs/02a_cvt_result.ipynb #452f8eda
 @patch_to(CVTResult, as_prop=True)
