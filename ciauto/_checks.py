@@ -24,8 +24,8 @@ __all__ = ['GROUP_ORDERS', 'WINNER_RULES', 'MAX_MEMORY_BYTES', 'CI_ALIASES', 'QU
            'sorted_labels', 'binary_codes', 'class_codes', 'positive_label', 'as_binary_labels', 'check_fold_ids',
            'check_fold_classes', 'fold_ids_from_splits', 'as_fold_ids', 'repeated_fold_ids', 'group_codes',
            'make_folds', 'cv_winner', 'check_memory', 'ConfidenceInterval', 'json_safe', 'result_dict', 'interval_dict',
-           'DeprecatedAliases', 'result_from_dict', 'order_statistic_ranks', 'order_statistic_rank', 'order_statistic',
-           'Registry']
+           'DeprecatedAliases', 'result_from_dict', 'patch_to', 'order_statistic_ranks', 'order_statistic_rank',
+           'order_statistic', 'Registry']
 
 # %% ../nbs/00_checks.ipynb #f8863606
 def _range_text(minimum, maximum, open_minimum=False, open_maximum=False) -> str:
@@ -761,6 +761,18 @@ def result_from_dict(cls, # the result class
     for name, value in later.items():
         object.__setattr__(result, name, value)
     return result
+
+# %% ../nbs/00_checks.ipynb #5d3d9ad8
+def patch_to(cls, # the class the decorated function becomes a method of
+             as_prop: bool = False, # add it as a read-only property
+             cls_method: bool = False, # add it as a classmethod
+            ):
+    "Decorator: add the function to `cls` under its name (fastcore's `patch_to`, without the dependency)."
+    def add(f):
+        f.__qualname__ = f"{cls.__name__}.{f.__name__}"  # help() and the docs show it as the class's member
+        setattr(cls, f.__name__, property(f) if as_prop else classmethod(f) if cls_method else f)
+        return f
+    return add
 
 # %% ../nbs/00_checks.ipynb #96f4fb87
 QUANTILES = ("inverted_cdf", "reference")
