@@ -29,8 +29,8 @@ from .metrics import pr_auc_from_points, pr_points_merge
 # %% auto #0
 __all__ = ['METHODS', 'MIN_CALIBRATION', 'DKWM_VARIANTS', 'TABLE_COLUMNS', 'OPENOOD_METRICS', 'asymptotic_constant',
            'asymptotic_delta', 'calibration_band', 'Band', 'BandOptions', 'as_band_options', 'get_band',
-           'marginal_pvalues', 'conformal_pvalues', 'correct_pvalues', 'conformal_metrics', 'ConformalMetrics',
-           'conformal_auroc', 'conformal_fpr_at_tpr', 'conformal_table', 'conformal_selection', 'ConformalSelection',
+           'marginal_pvalues', 'conformal_pvalues', 'correct_pvalues', 'ConformalMetrics', 'conformal_metrics',
+           'conformal_auroc', 'conformal_fpr_at_tpr', 'conformal_table', 'ConformalSelection', 'conformal_selection',
            'outlier_scores', 'ConformalDetector', 'openood_table']
 
 # %% ../nbs/07_conformal.ipynb #dd3fe9fd
@@ -235,24 +235,7 @@ class BandOptions:
     n_jobs: int | None = None  # monte_carlo: threads for the simulation (the band is the same for any value)
 
     def __post_init__(self):
-        check_choice(self.method, "method", METHODS)
-        check_choice(self.dkwm_variant, "dkwm_variant", DKWM_VARIANTS)
-        if self.k is not None:
-            if self.method not in ("simes", "monte_carlo"):
-                raise ValueError(f"k applies to the simes and monte_carlo bands only, not to {self.method!r}")
-            check_int(self.k, "k", minimum=1)
-        if self.method != "monte_carlo" and (self.c is not None or self.delta_hat is not None):
-            raise ValueError("c and delta_hat apply to the monte_carlo band only")
-        if self.c is not None and self.delta_hat is not None:
-            raise ValueError("give at most one of c and delta_hat")
-        if self.c is not None:
-            object.__setattr__(self, "c", check_real(self.c, "c", minimum=0))
-        if self.delta_hat is not None:
-            object.__setattr__(self, "delta_hat", check_probability(self.delta_hat, "delta_hat"))
-        object.__setattr__(self, "n_simulations", check_int(self.n_simulations, "n_simulations", minimum=1))
-        check_n_jobs(self.n_jobs)
-        if self.method == "monte_carlo":
-            _mc_random_state(self.random_state)  # rejects a bad seed now, not at the first band
+        _check_band_options(self)
 
     def band(self,
              n: int,  # number of calibration scores
@@ -260,6 +243,28 @@ class BandOptions:
             ) -> Band:
         "The (cached, read-only) band for `n` calibration scores at level `delta`."
         return _band(self, check_int(n, "n", minimum=1), check_probability(delta, "delta"))
+
+# %% ../nbs/07_conformal.ipynb #571a3262
+def _check_band_options(options: BandOptions):
+    "Refuse options that no band takes (`BandOptions.__post_init__`); `c`, `delta_hat` and `n_simulations` are stored as checked."
+    check_choice(options.method, "method", METHODS)
+    check_choice(options.dkwm_variant, "dkwm_variant", DKWM_VARIANTS)
+    if options.k is not None:
+        if options.method not in ("simes", "monte_carlo"):
+            raise ValueError(f"k applies to the simes and monte_carlo bands only, not to {options.method!r}")
+        check_int(options.k, "k", minimum=1)
+    if options.method != "monte_carlo" and (options.c is not None or options.delta_hat is not None):
+        raise ValueError("c and delta_hat apply to the monte_carlo band only")
+    if options.c is not None and options.delta_hat is not None:
+        raise ValueError("give at most one of c and delta_hat")
+    if options.c is not None:
+        object.__setattr__(options, "c", check_real(options.c, "c", minimum=0))
+    if options.delta_hat is not None:
+        object.__setattr__(options, "delta_hat", check_probability(options.delta_hat, "delta_hat"))
+    object.__setattr__(options, "n_simulations", check_int(options.n_simulations, "n_simulations", minimum=1))
+    check_n_jobs(options.n_jobs)
+    if options.method == "monte_carlo":
+        _mc_random_state(options.random_state)  # rejects a bad seed now, not at the first band
 
 # %% ../nbs/07_conformal.ipynb #ad41e8dc
 def as_band_options(method="simes",  # a band name or a BandOptions
@@ -407,32 +412,6 @@ def correct_pvalues(pvalues,  # p-values in (0, 1]
     if np.any((p <= 0) | (p > 1)):
         raise ValueError("pvalues must lie in (0, 1]")
     return b[order_statistic_ranks(p, b.size) - 1]  # ⌈(n+1)p⌉ by the layer's one order-statistic rule
-
-# %% ../nbs/07_conformal.ipynb #3669a3e8
-def conformal_metrics(id_scores,  # n ID scores: the calibration set (not used to fit the detector)
-                      ood_scores,  # M OOD scores
-                      *,
-                      delta: float = 0.05,  # the bounds hold with probability >= 1 - delta over the calibration set
-                      method="simes",  # a band name or a BandOptions
-                      tpr_level: float = 0.95,  # beta of FPR@TPR beta, in (0, 1]
-                      higher_is_ood: bool = True,  # False for conformity scores (higher = more normal)
-                     ) -> ConformalMetrics:
-    "Classical vs conformal AUROC and FPR@TPR`tpr_level` of a detector, with AUPR-IN and AUPR-OUT."
-    tpr_level = _check_tpr_level(tpr_level)
-    id_sorted, ood_sorted = _sorted_pair(id_scores, ood_scores, higher_is_ood)
-    band = as_band_options(method).band(id_sorted.size, delta)
-    auroc, conformal, upper = _auroc_terms(*_tie_counts(id_sorted, ood_sorted), band)
-    threshold = _threshold_at_tpr(ood_sorted, tpr_level)
-    m = int(_counts_at_least(id_sorted, threshold))
-    aupr_in, aupr_out = _aupr_pair(id_sorted, ood_sorted)
-    return ConformalMetrics(
-        auroc=auroc, conformal_auroc=conformal, conformal_auroc_upper=upper, fpr_at_tpr=m / id_sorted.size,
-        conformal_fpr_at_tpr=float(band.upper[m]), conformal_fpr_at_tpr_lower=float(band.lower[m]),
-        aupr_in=aupr_in, aupr_out=aupr_out, threshold=(1.0 if higher_is_ood else -1.0) * float(threshold),
-        delta=band.delta, method=band.method, tpr_level=tpr_level, n_id_at_threshold=m, n_calibration=band.n,
-        n_ood=ood_sorted.size, c=band.c, delta_hat=band.delta_hat, at_floor=band.at_floor,
-        n_simulations=band.n_simulations, band=band.upper, _id_sorted=id_sorted, _ood_sorted=ood_sorted,
-        _lower=band.lower)
 
 # %% ../nbs/07_conformal.ipynb #53d424f3
 def _check_tpr_level(tpr_level):
@@ -599,6 +578,32 @@ def _metrics_repr(result: ConformalMetrics) -> str:
             f"{result.conformal_fpr_at_tpr:.4f} [lower {result.conformal_fpr_at_tpr_lower:.4f}]; "
             f"AUPR-IN {result.aupr_in:.4f}, AUPR-OUT {result.aupr_out:.4f})")
 
+# %% ../nbs/07_conformal.ipynb #3669a3e8
+def conformal_metrics(id_scores,  # n ID scores: the calibration set (not used to fit the detector)
+                      ood_scores,  # M OOD scores
+                      *,
+                      delta: float = 0.05,  # the bounds hold with probability >= 1 - delta over the calibration set
+                      method="simes",  # a band name or a BandOptions
+                      tpr_level: float = 0.95,  # beta of FPR@TPR beta, in (0, 1]
+                      higher_is_ood: bool = True,  # False for conformity scores (higher = more normal)
+                     ) -> ConformalMetrics:
+    "Classical vs conformal AUROC and FPR@TPR`tpr_level` of a detector, with AUPR-IN and AUPR-OUT."
+    tpr_level = _check_tpr_level(tpr_level)
+    id_sorted, ood_sorted = _sorted_pair(id_scores, ood_scores, higher_is_ood)
+    band = as_band_options(method).band(id_sorted.size, delta)
+    auroc, conformal, upper = _auroc_terms(*_tie_counts(id_sorted, ood_sorted), band)
+    threshold = _threshold_at_tpr(ood_sorted, tpr_level)
+    m = int(_counts_at_least(id_sorted, threshold))
+    aupr_in, aupr_out = _aupr_pair(id_sorted, ood_sorted)
+    return ConformalMetrics(
+        auroc=auroc, conformal_auroc=conformal, conformal_auroc_upper=upper, fpr_at_tpr=m / id_sorted.size,
+        conformal_fpr_at_tpr=float(band.upper[m]), conformal_fpr_at_tpr_lower=float(band.lower[m]),
+        aupr_in=aupr_in, aupr_out=aupr_out, threshold=(1.0 if higher_is_ood else -1.0) * float(threshold),
+        delta=band.delta, method=band.method, tpr_level=tpr_level, n_id_at_threshold=m, n_calibration=band.n,
+        n_ood=ood_sorted.size, c=band.c, delta_hat=band.delta_hat, at_floor=band.at_floor,
+        n_simulations=band.n_simulations, band=band.upper, _id_sorted=id_sorted, _ood_sorted=ood_sorted,
+        _lower=band.lower)
+
 # %% ../nbs/07_conformal.ipynb #b537c0d9
 def conformal_auroc(id_scores,  # n ID (calibration) scores
                     ood_scores,  # M OOD scores
@@ -656,22 +661,6 @@ def conformal_table(id_scores,  # n ID (calibration) scores
                               higher_is_ood=higher_is_ood)
         rows.append({"method": r.method, **{name: getattr(r, name) for name in TABLE_COLUMNS}})
     return pd.DataFrame(rows).set_index("method")
-
-# %% ../nbs/07_conformal.ipynb #6042c4d9
-def conformal_selection(calibration_scores,  # n ID scores not used to fit the detector
-                        test_scores,  # m scores of the points to screen
-                        *,
-                        alpha: float = 0.1,  # target false discovery rate, in (0, 1)
-                        delta: float | None = None,  # None: marginal p-values; else calibration-conditional ones
-                        method="simes",  # band of the calibration-conditional p-values (a name or a BandOptions)
-                        higher_is_ood: bool = True,  # False for conformity scores (higher = more normal)
-                       ) -> ConformalSelection:
-    "Flag test points as OOD with false discovery rate <= alpha: Benjamini-Hochberg on conformal p-values."
-    alpha = check_probability(alpha, "alpha")
-    if delta is not None:
-        delta = check_probability(delta, "delta")
-    pvalues, smallest, n = _selection_pvalues(calibration_scores, test_scores, delta, method, higher_is_ood)
-    return _select(pvalues, alpha, delta, method, n, smallest)
 
 # %% ../nbs/07_conformal.ipynb #2ca40394
 @dataclass(frozen=True)
@@ -755,6 +744,22 @@ def _plot_selection(result: ConformalSelection, ax=None):
     ax.set(xlabel="rank i of the p-value", ylabel="conformal p-value", yscale="log", title="conformal selection")
     ax.legend(fontsize=8, loc="lower right")
     return ax
+
+# %% ../nbs/07_conformal.ipynb #6042c4d9
+def conformal_selection(calibration_scores,  # n ID scores not used to fit the detector
+                        test_scores,  # m scores of the points to screen
+                        *,
+                        alpha: float = 0.1,  # target false discovery rate, in (0, 1)
+                        delta: float | None = None,  # None: marginal p-values; else calibration-conditional ones
+                        method="simes",  # band of the calibration-conditional p-values (a name or a BandOptions)
+                        higher_is_ood: bool = True,  # False for conformity scores (higher = more normal)
+                       ) -> ConformalSelection:
+    "Flag test points as OOD with false discovery rate <= alpha: Benjamini-Hochberg on conformal p-values."
+    alpha = check_probability(alpha, "alpha")
+    if delta is not None:
+        delta = check_probability(delta, "delta")
+    pvalues, smallest, n = _selection_pvalues(calibration_scores, test_scores, delta, method, higher_is_ood)
+    return _select(pvalues, alpha, delta, method, n, smallest)
 
 # %% ../nbs/07_conformal.ipynb #616f48fb
 def _selection_pvalues(calibration_scores, test_scores, delta, method, higher_is_ood):
