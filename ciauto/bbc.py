@@ -97,48 +97,135 @@ def _usable_draw(seed, codes, units, n_classes, min_oob, max_redraws, rows, unit
 
 # %% ../nbs/03_bbc.ipynb #38d09df5
 _PRESORT_BLOCK = 1 << 16  # scores transposed at a time (512 KiB of float64): the temporaries stay small
+_PACKED_ROWS = 1 << 30  # a packed position keeps 30 bits for the row
 
 
-def _presort_columns(scores: np.ndarray, labels: np.ndarray):
-    """Each column's row order by ascending score (C×N) and a code per sorted position: bit 0 = the row is a
-    positive, bit 1 = the row's score differs from the previous one (a new tie group starts)."""
+def _presort_columns(scores: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Each column's rows by ascending score, packed (C×N uint32): row << 2 | (a new tie group starts here) << 1 |
+    (the row is a positive). Position 0 always starts a group."""
     n, n_cfg = scores.shape
-    order = np.empty((n_cfg, n), np.int64)
-    codes = np.empty((n_cfg, n), np.int8)
+    if n >= _PACKED_ROWS:
+        raise ValueError(f"predictions: the AUC and PR kernels take fewer than 2**30 rows; got {n}")
+    packed = np.empty((n_cfg, n), np.uint32)
+    labels = np.asarray(labels).astype(np.uint32)
     step = max(1, min(n_cfg, _PRESORT_BLOCK // max(n, 1)))
     for start in range(0, n_cfg, step):
         # a block of columns transposed once, so that each sort reads contiguous scores; the default (unstable) sort
         # is enough: the kernels take a tie group as a whole, so the order inside it does not matter
         block = np.ascontiguousarray(scores[:, start:start + step].T)
-        rows = order[start:start + step]
-        rows[:] = np.argsort(block, axis=1)
-        ranked = np.take_along_axis(block, rows, axis=1)
-        codes[start:start + step] = labels[rows]
-        codes[start:start + step, 1:] += 2 * (ranked[:, 1:] != ranked[:, :-1])
-    return order, codes
+        order = np.argsort(block, axis=1)
+        ranked = np.take_along_axis(block, order, axis=1)
+        words = packed[start:start + step]
+        np.left_shift(order, 2, out=words, casting="unsafe")
+        words |= labels[order]
+        words[:, 0] |= np.uint32(2)
+        words[:, 1:] |= (ranked[:, 1:] != ranked[:, :-1]).astype(np.uint32) << np.uint32(1)
+    return packed
 
 
 @njit(cache=True, nogil=True)
-def _sorted_credit(order, codes, weights):
-    """2·Σ over positive–negative pairs of w_i·w_j·ψ(s_i, s_j) for one presorted column with integer weights:
-    twice the weighted AUC's numerator, exact in integers. One pass, no sorting."""
+def _sorted_credit(packed, weights):
+    """2·Σ over positive–negative pairs of w_i·w_j·ψ(s_i, s_j) for one packed presorted column with integer
+    weights: twice the weighted AUC's numerator, exact in integers. One pass, no sorting."""
     neg_below = 0
     credit = 0
     block_pos = 0
     block_neg = 0
-    for k in range(order.shape[0]):
-        code = codes[k]
-        if code >= 2:
+    for k in range(packed.shape[0]):
+        word = packed[k]
+        if k > 0 and word & np.uint32(2):
             credit += block_pos * (2 * neg_below + block_neg)
             neg_below += block_neg
             block_pos = 0
             block_neg = 0
-        w = weights[order[k]]
-        positive = code & 1
+        w = np.int64(weights[np.int64(word >> np.uint32(2))])
+        positive = np.int64(word & np.uint32(1))
         # arithmetic instead of an if on the label: labels are unpredictable, mispredicted branches dominate
         block_pos += w * positive
         block_neg += w * (1 - positive)
     return credit + block_pos * (2 * neg_below + block_neg)
+
+# %% ../nbs/03_bbc.ipynb #c4d7ea4d
+_LANES = 16  # draws per pass over the presorted columns (one 16-byte load of uint8 multiplicities per row)
+_UNTIED = 0.1  # above this share of positions starting a tie group, the no-flush kernel is the faster one
+
+
+@njit(cache=True, nogil=True)
+def _lane_credits(packed, lanes, out):
+    """`_sorted_credit` of every packed column (C×N) for the m draws side by side in `lanes` (N×m uint8
+    multiplicities, each draw's total below 2**31): out[c, d] (C×m int64), flushed per tie group."""
+    n_cfg, n = packed.shape
+    m = lanes.shape[1]  # read from the shape, not a constant: the inner loops stay loops, which LLVM vectorises
+    block_pos = np.zeros(m, np.int32)
+    block_neg = np.zeros(m, np.int32)
+    below = np.zeros(m, np.int32)
+    credit = np.zeros(m, np.int64)
+    for c in range(n_cfg):
+        block_pos[:] = 0
+        block_neg[:] = 0
+        below[:] = 0
+        credit[:] = 0
+        for k in range(n):
+            word = packed[c, k]
+            if k > 0 and (word & np.uint32(2)) != 0:
+                for d in range(m):
+                    credit[d] += np.int64(block_pos[d]) * (2 * np.int64(below[d]) + block_neg[d])
+                    below[d] += block_neg[d]
+                    block_pos[d] = 0
+                    block_neg[d] = 0
+            row = np.int64(word >> np.uint32(2))
+            positive = np.int32(word & np.uint32(1))
+            for d in range(m):
+                w = np.int32(lanes[row, d])
+                block_pos[d] += w * positive
+                block_neg[d] += w - w * positive
+        for d in range(m):
+            out[c, d] = credit[d] + np.int64(block_pos[d]) * (2 * np.int64(below[d]) + block_neg[d])
+
+
+@njit(cache=True, nogil=True)
+def _lane_credits_untied(packed, lanes, out):
+    """As `_lane_credits` (the same integers), without a flush: 2·credit = S1 + P·Q − S2 (see the text), the
+    class weight below the row's tie group snapshot where a group starts. The faster one on untied scores."""
+    n_cfg, n = packed.shape
+    m = lanes.shape[1]
+    pos = np.zeros(m, np.int32)
+    neg = np.zeros(m, np.int32)
+    pos_below = np.zeros(m, np.int32)
+    neg_below = np.zeros(m, np.int32)
+    s = np.zeros(m, np.int64)
+    for c in range(n_cfg):
+        pos[:] = 0
+        neg[:] = 0
+        pos_below[:] = 0
+        neg_below[:] = 0
+        s[:] = 0
+        for k in range(n):
+            word = packed[c, k]
+            row = np.int64(word >> np.uint32(2))
+            new = (word & np.uint32(2)) != 0
+            positive = np.int32(word & np.uint32(1))
+            for d in range(m):
+                if new:  # the same for every lane: a select in the vector code, not a branch per lane
+                    neg_below[d] = neg[d]
+                    pos_below[d] = pos[d]
+                w = np.int32(lanes[row, d])
+                wp = w * positive
+                s[d] += np.int64(wp * neg_below[d] - (w - wp) * pos_below[d])
+                pos[d] += wp
+                neg[d] += w - wp
+        for d in range(m):
+            out[c, d] = s[d] + np.int64(pos[d]) * np.int64(neg[d])
+
+
+@njit(cache=True, nogil=True)
+def _tie_share(packed):
+    "The share of packed positions that start a tie group (1.0 for untied scores)."
+    starts = 0
+    for c in range(packed.shape[0]):
+        for k in range(packed.shape[1]):
+            starts += (packed[c, k] >> np.uint32(1)) & np.uint32(1)
+    return starts / max(packed.size, 1)
 
 # %% ../nbs/03_bbc.ipynb #2848bb3a
 _NO_EXTRA = np.zeros(0, np.int64)
@@ -178,58 +265,103 @@ def _with_ranks(out, top, extra):
     return out if top > 0 or extra is not None else out[:4]
 
 # %% ../nbs/03_bbc.ipynb #60799fea
+_LANE_MAX = 255  # the largest multiplicity a uint8 lane holds; a block of draws with a larger one takes the scalar pass
+
+
 @njit(cache=True, nogil=True)
-def _pooled_auc_draws(seeds, order, codes, labels, units, max_redraws, top, extra):
+def _draw_lanes(seeds, start, labels, units, max_redraws, lane_max, redraws, defects, rows, unit_counts, counts,
+                lanes, in_class, out_class, out_sizes):
+    """Draw bootstraps start, start+1, … (at most m = lanes.shape[1]) from their own seeds, as `_usable_draw`:
+    their multiplicities into counts[d] and side by side into `lanes` (N×m uint8; unused lanes 0), their out-of-bag
+    class sizes into out_sizes[d]. Stops at the first unusable draw. Returns (usable draws, whether they fit the
+    lanes: every multiplicity ≤ `lane_max` and every draw's total weight < 2**31)."""
+    m = min(lanes.shape[1], seeds.shape[0] - start)
+    usable = 0
+    for d in range(m):
+        r, defect = _usable_draw(seeds[start + d], labels, units, 2, 1, max_redraws, rows, unit_counts, counts[d],
+                                 in_class, out_class)
+        redraws[start + d] = r
+        defects[start + d] = defect
+        if defect != -1:
+            break
+        out_sizes[d, 0] = out_class[0]
+        out_sizes[d, 1] = out_class[1]
+        usable += 1
+    fits = True
+    for d in range(lanes.shape[1]):
+        total = 0
+        for i in range(lanes.shape[0]):
+            w = counts[d, i] if d < usable else 0
+            total += w
+            fits = fits and w <= lane_max
+            lanes[i, d] = np.uint8(w & 255)
+        fits = fits and total < 2**31
+    return usable, fits
+
+
+@njit(cache=True, nogil=True)
+def _pooled_auc_draws(seeds, packed, labels, units, max_redraws, untied, lane_max, top, extra):
     """BBC with binary ROC AUC for the bootstraps with these seeds: (L, winners, redraws, defects, ranks, their
-    out-of-bag values, the extra columns' out-of-bag values); see `_chunk_outputs`.
+    out-of-bag values, the extra columns' out-of-bag values); see `_chunk_outputs`. The in-bag credits of 16 draws
+    come from one pass per column (`_lane_credits`, or `_lane_credits_untied` when `untied`).
 
     All in-bag AUCs of a draw share the denominator (in-bag positives × negatives), so the winner is the
     column with the largest credit, an exact integer: ties between configurations are exact ties."""
-    n_cfg, n = order.shape
+    n_cfg, n = packed.shape
     n_boot = seeds.shape[0]
     L, winners, redraws, defects, ranks, rank_values, extra_values = _chunk_outputs(n_boot, top, extra.shape[0])
     n_units = units.max() + 1
     rows = np.empty(n_units, np.int64)
     unit_counts = np.zeros(n_units, np.int64)
-    counts = np.zeros(n, np.int64)
-    oob = np.empty(n, np.int64)
+    m = max(1, min(_LANES, n_boot))
+    counts = np.zeros((m, n), np.int64)
+    lanes = np.zeros((n, m), np.uint8)
+    out_sizes = np.zeros((m, 2), np.int64)
     in_class = np.zeros(2, np.int64)
     out_class = np.zeros(2, np.int64)
+    oob = np.empty(n, np.int64)
+    table = np.zeros((n_cfg, m), np.int64)
     credits = np.zeros(n_cfg)
     taken = np.zeros(n_cfg, np.bool_)
-    for b in range(n_boot):
-        r, d = _usable_draw(seeds[b], labels, units, 2, 1, max_redraws, rows, unit_counts, counts, in_class, out_class)
-        redraws[b] = r
-        defects[b] = d
-        if d != -1:
-            break
-        for i in range(n):
-            oob[i] = 1 if counts[i] == 0 else 0
-        best = -1
-        best_c = 0
-        for c in range(n_cfg):
-            credit = _sorted_credit(order[c], codes[c], counts)
-            credits[c] = credit
-            if credit > best:
-                best = credit
-                best_c = c
-        winners[b] = best_c
-        pairs = 2.0 * out_class[0] * out_class[1]
-        L[b] = _sorted_credit(order[best_c], codes[best_c], oob) / pairs
-        if top > 0:
-            _top_columns(credits, taken, ranks[b])
-            for j in range(top):
-                c = ranks[b, j]
-                rank_values[b, j] = L[b] if c == best_c else _sorted_credit(order[c], codes[c], oob) / pairs
-        for j in range(extra.shape[0]):
-            extra_values[b, j] = _sorted_credit(order[extra[j]], codes[extra[j]], oob) / pairs
+    for start in range(0, n_boot, m):
+        usable, fits = _draw_lanes(seeds, start, labels, units, max_redraws, lane_max, redraws, defects, rows,
+                                   unit_counts, counts, lanes, in_class, out_class, out_sizes)
+        if not fits:  # a multiplicity above a lane's range: the same integers, one draw at a time
+            for d in range(usable):
+                for c in range(n_cfg):
+                    table[c, d] = _sorted_credit(packed[c], counts[d])
+        elif untied:
+            _lane_credits_untied(packed, lanes, table)
+        else:
+            _lane_credits(packed, lanes, table)
+        for d in range(usable):
+            b = start + d
+            best_c = 0
+            for c in range(n_cfg):
+                credits[c] = table[c, d]
+                if table[c, d] > table[best_c, d]:
+                    best_c = c
+            winners[b] = best_c
+            for i in range(n):
+                oob[i] = 1 if counts[d, i] == 0 else 0
+            pairs = 2.0 * out_sizes[d, 0] * out_sizes[d, 1]
+            L[b] = _sorted_credit(packed[best_c], oob) / pairs
+            if top > 0:
+                _top_columns(credits, taken, ranks[b])
+                for j in range(top):
+                    c = ranks[b, j]
+                    rank_values[b, j] = L[b] if c == best_c else _sorted_credit(packed[c], oob) / pairs
+            for j in range(extra.shape[0]):
+                extra_values[b, j] = _sorted_credit(packed[extra[j]], oob) / pairs
+        if usable < min(m, n_boot - start):
+            break  # an unusable draw: bbc raises, the later seeds are not drawn
     return L, winners, redraws, defects, ranks, rank_values, extra_values
 
 
-def _pooled_auc_chunk(seeds, order, codes, labels, units, max_redraws, top=0, extra=None):
+def _pooled_auc_chunk(seeds, packed, labels, units, max_redraws, untied=False, top=0, extra=None, lane_max=_LANE_MAX):
     "`_pooled_auc_draws`, with the ranks and extra columns only when asked for (`_with_ranks`)."
-    return _with_ranks(_pooled_auc_draws(seeds, order, codes, labels, units, max_redraws, top, _extra_columns(extra)),
-                       top, extra)
+    return _with_ranks(_pooled_auc_draws(seeds, packed, labels, units, max_redraws, untied, lane_max, top,
+                                         _extra_columns(extra)), top, extra)
 
 # %% ../nbs/03_bbc.ipynb #cbd76935
 @njit(cache=True, nogil=True)
@@ -458,9 +590,9 @@ def _folds_chunk(seeds, perf, max_redraws, top=0, extra=None):
 
 # %% ../nbs/03_bbc.ipynb #90e61878
 @njit(cache=True, nogil=True, error_model="numpy")
-def _sorted_pr_area(order, codes, weights, total_pos, trapezoid):
-    """`metrics._pr_area` of one presorted (ascending) column with integer weights, walked from the top score down:
-    trapezoid PR AUC (`trapezoid`) or average precision. `total_pos` = the positives' total weight (> 0)."""
+def _sorted_pr_area(packed, weights, total_pos, trapezoid):
+    """`metrics._pr_area` of one packed presorted (ascending) column with integer weights, walked from the top score
+    down: trapezoid PR AUC (`trapezoid`) or average precision. `total_pos` = the positives' total weight (> 0)."""
     tp = 0.0
     fp = 0.0
     area = 0.0
@@ -471,13 +603,13 @@ def _sorted_pr_area(order, codes, weights, total_pos, trapezoid):
     # the trapezoid's height ½(P_j + P_{j−1}) with the ½ taken out of the sum (a power of two: exact, so the value is
     # `_pr_area`'s to the last bit); average precision's height is P_j (+ 0·P_{j−1})
     previous = 1.0 if trapezoid else 0.0
-    for k in range(order.shape[0] - 1, -1, -1):
-        code = codes[k]
-        w = weights[order[k]]
-        positive = code & 1
+    for k in range(packed.shape[0] - 1, -1, -1):
+        word = packed[k]
+        w = np.int64(weights[np.int64(word >> np.uint32(2))])
+        positive = np.int64(word & np.uint32(1))
         block_pos += w * positive
         block_neg += w * (1 - positive)
-        if code < 2 and k > 0:
+        if (word & np.uint32(2)) == 0 and k > 0:
             continue  # row k ties with row k−1: the block goes on
         # no branch on the block's content (labels and weights are unpredictable): a block without weight adds
         # exactly 0 (ΔTP = 0) and keeps the previous precision, as `_pr_area`, which has no point for it
@@ -492,57 +624,118 @@ def _sorted_pr_area(order, codes, weights, total_pos, trapezoid):
     return (0.5 * area if trapezoid else area) / total_pos
 
 
+@njit(cache=True, nogil=True, error_model="numpy")
+def _lane_pr_areas(packed, lanes, total_pos, trapezoid, out):
+    """`_sorted_pr_area` of every packed column for the m draws side by side in `lanes` (as `_lane_credits`), each
+    lane with its own `total_pos[d]`: out[c, d] (C×m float64). Every lane does `_sorted_pr_area`'s float operations in
+    its order, so every value is the same to the last bit."""
+    n_cfg, n = packed.shape
+    m = lanes.shape[1]
+    tp = np.zeros(m)
+    fp = np.zeros(m)
+    area = np.zeros(m)
+    prev_tp = np.zeros(m)
+    prev_precision = np.ones(m)
+    block_pos = np.zeros(m, np.int32)
+    block_neg = np.zeros(m, np.int32)
+    previous = 1.0 if trapezoid else 0.0
+    for c in range(n_cfg):
+        tp[:] = 0.0
+        fp[:] = 0.0
+        area[:] = 0.0
+        prev_tp[:] = 0.0
+        prev_precision[:] = 1.0
+        block_pos[:] = 0
+        block_neg[:] = 0
+        for k in range(n - 1, -1, -1):
+            word = packed[c, k]
+            row = np.int64(word >> np.uint32(2))
+            positive = np.int32(word & np.uint32(1))
+            for d in range(m):
+                w = np.int32(lanes[row, d])
+                block_pos[d] += w * positive
+                block_neg[d] += w - w * positive
+            if (word & np.uint32(2)) == 0 and k > 0:
+                continue
+            for d in range(m):
+                tp[d] += block_pos[d]
+                fp[d] += block_neg[d]
+                precision = tp[d] / max(tp[d] + fp[d], 1.0)
+                area[d] += (tp[d] - prev_tp[d]) * (precision + previous * prev_precision[d])
+                prev_tp[d] = tp[d]
+                prev_precision[d] = precision if block_pos[d] + block_neg[d] > 0 else prev_precision[d]
+                block_pos[d] = 0
+                block_neg[d] = 0
+        for d in range(m):
+            out[c, d] = (0.5 * area[d] if trapezoid else area[d]) / total_pos[d]
+
+
 @njit(cache=True, nogil=True)
-def _pooled_pr_draws(seeds, order, codes, labels, units, max_redraws, trapezoid, top, extra):
-    "BBC with PR AUC (`trapezoid`) or average precision on presorted columns; outputs as `_chunk_outputs`."
+def _pooled_pr_draws(seeds, packed, labels, units, max_redraws, trapezoid, lane_max, top, extra):
+    """BBC with PR AUC (`trapezoid`) or average precision on presorted columns, 16 draws per pass
+    (`_lane_pr_areas`); outputs as `_chunk_outputs`."""
     # the draw loop repeats _pooled_auc_chunk's on purpose (see _pooled_accuracy_chunk): each kernel keeps its inner
     # loop inline rather than taking the metric as a function argument
-    n_cfg, n = order.shape
+    n_cfg, n = packed.shape
     n_boot = seeds.shape[0]
     L, winners, redraws, defects, ranks, rank_values, extra_values = _chunk_outputs(n_boot, top, extra.shape[0])
     n_units = units.max() + 1
     rows = np.empty(n_units, np.int64)
     unit_counts = np.zeros(n_units, np.int64)
-    counts = np.zeros(n, np.int64)
-    oob = np.empty(n, np.int64)
+    m = max(1, min(_LANES, n_boot))
+    counts = np.zeros((m, n), np.int64)
+    lanes = np.zeros((n, m), np.uint8)
+    out_sizes = np.zeros((m, 2), np.int64)
     in_class = np.zeros(2, np.int64)
     out_class = np.zeros(2, np.int64)
+    oob = np.empty(n, np.int64)
+    total_pos = np.ones(m)
+    table = np.zeros((n_cfg, m))
     values = np.zeros(n_cfg)
     taken = np.zeros(n_cfg, np.bool_)
-    for b in range(n_boot):
-        r, d = _usable_draw(seeds[b], labels, units, 2, 1, max_redraws, rows, unit_counts, counts, in_class, out_class)
-        redraws[b] = r
-        defects[b] = d
-        if d != -1:
-            break
-        in_pos = 0
-        for i in range(n):
-            oob[i] = 1 if counts[i] == 0 else 0
-            in_pos += counts[i] * labels[i]
-        best = -np.inf
-        best_c = 0
-        for c in range(n_cfg):
-            value = _sorted_pr_area(order[c], codes[c], counts, in_pos, trapezoid)
-            values[c] = value
-            if value > best:
-                best = value
-                best_c = c
-        winners[b] = best_c
-        L[b] = _sorted_pr_area(order[best_c], codes[best_c], oob, out_class[1], trapezoid)
-        if top > 0:
-            _top_columns(values, taken, ranks[b])
-            for j in range(top):
-                c = ranks[b, j]
-                rank_values[b, j] = L[b] if c == best_c else _sorted_pr_area(order[c], codes[c], oob, out_class[1],
-                                                                             trapezoid)
-        for j in range(extra.shape[0]):
-            extra_values[b, j] = _sorted_pr_area(order[extra[j]], codes[extra[j]], oob, out_class[1], trapezoid)
+    for start in range(0, n_boot, m):
+        usable, fits = _draw_lanes(seeds, start, labels, units, max_redraws, lane_max, redraws, defects, rows,
+                                   unit_counts, counts, lanes, in_class, out_class, out_sizes)
+        for d in range(usable):
+            in_pos = 0
+            for i in range(n):
+                in_pos += counts[d, i] * labels[i]
+            total_pos[d] = in_pos
+        if fits:
+            _lane_pr_areas(packed, lanes, total_pos, trapezoid, table)
+        else:  # a multiplicity above a lane's range: the same values, one draw at a time
+            for d in range(usable):
+                for c in range(n_cfg):
+                    table[c, d] = _sorted_pr_area(packed[c], counts[d], total_pos[d], trapezoid)
+        for d in range(usable):
+            b = start + d
+            best = -np.inf
+            best_c = 0
+            for c in range(n_cfg):
+                values[c] = table[c, d]
+                if values[c] > best:
+                    best = values[c]
+                    best_c = c
+            winners[b] = best_c
+            for i in range(n):
+                oob[i] = 1 if counts[d, i] == 0 else 0
+            L[b] = _sorted_pr_area(packed[best_c], oob, out_sizes[d, 1], trapezoid)
+            if top > 0:
+                _top_columns(values, taken, ranks[b])
+                for j in range(top):
+                    c = ranks[b, j]
+                    rank_values[b, j] = L[b] if c == best_c else _sorted_pr_area(packed[c], oob, out_sizes[d, 1],
+                                                                                 trapezoid)
+            for j in range(extra.shape[0]):
+                extra_values[b, j] = _sorted_pr_area(packed[extra[j]], oob, out_sizes[d, 1], trapezoid)
+        if usable < min(m, n_boot - start):
+            break  # an unusable draw: bbc raises, the later seeds are not drawn
     return L, winners, redraws, defects, ranks, rank_values, extra_values
 
 
-def _pooled_pr_chunk(seeds, order, codes, labels, units, max_redraws, trapezoid, top=0, extra=None):
+def _pooled_pr_chunk(seeds, packed, labels, units, max_redraws, trapezoid, top=0, extra=None, lane_max=_LANE_MAX):
     "`_pooled_pr_draws`, with the ranks and extra columns only when asked for (`_with_ranks`)."
-    return _with_ranks(_pooled_pr_draws(seeds, order, codes, labels, units, max_redraws, trapezoid, top,
+    return _with_ranks(_pooled_pr_draws(seeds, packed, labels, units, max_redraws, trapezoid, lane_max, top,
                                         _extra_columns(extra)), top, extra)
 
 # %% ../nbs/03_bbc.ipynb #3f5166d6
@@ -1128,10 +1321,11 @@ def _presorted(kernel, predictions, codes, classes, units, max_redraws, trapezoi
         order, sorted_codes = _presort_class_columns(predictions, codes)
         return partial(kernel, order=order, codes=sorted_codes, labels=codes, units=units, n_classes=len(classes),
                        max_redraws=max_redraws)
-    order, sorted_codes = _presort_columns(predictions, codes)
-    extra = dict(trapezoid=trapezoid) if kernel is _pooled_pr_chunk else {}
-    return partial(kernel, order=order, codes=sorted_codes, labels=codes, units=units, max_redraws=max_redraws,
-                   **extra)
+    packed = _presort_columns(predictions, codes)
+    if kernel is _pooled_pr_chunk:
+        return partial(kernel, packed=packed, labels=codes, units=units, max_redraws=max_redraws, trapezoid=trapezoid)
+    return partial(kernel, packed=packed, labels=codes, units=units, max_redraws=max_redraws,
+                   untied=_tie_share(packed) > _UNTIED)
 
 
 def _hits_task(fast_path, predictions, y, codes, classes, units, max_redraws):
