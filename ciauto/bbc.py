@@ -378,9 +378,9 @@ def _oob_mean(counts, row):
 
 @njit(cache=True, nogil=True)
 def _winner_and_oob_mean(counts, table, totals):
-    """The bootstrap step shared by pooled accuracy (units = rows) and BBC-F (units = folds): the winner is the
-    argmax over c of Σ_u counts[u]·table[c, u] (first index on ties; the sums are left in `totals`); L is its mean
-    of table[winner, u] over the out-of-bag units (counts[u] == 0)."""
+    """The bootstrap step of BBC-F (units = folds): the winner is the argmax over c of Σ_u counts[u]·table[c, u]
+    (first index on ties; the sums are left in `totals`); L is its mean of table[winner, u] over the out-of-bag
+    units (counts[u] == 0)."""
     n_cfg, n_units = table.shape
     best = -np.inf
     best_c = 0
@@ -406,38 +406,41 @@ def _ranked_oob_means(counts, table, totals, taken, top, extra, ranks, rank_valu
         extra_values[j] = _oob_mean(counts, table[extra[j]])
 
 
-@njit(cache=True, nogil=True)
-def _pooled_accuracy_draws(seeds, correct, codes, units, n_classes, max_redraws, top, extra):
-    "BBC with accuracy: `correct` is C×N (1 where configuration c labels row i correctly); outputs as `_chunk_outputs`."
-    # The per-draw state below repeats _pooled_auc_chunk's on purpose: each numba kernel keeps its metric's inner
-    # loop inline (a shared skeleton taking the metric as a function argument compiles to an indirect call per row).
-    n = correct.shape[1]
-    n_boot = seeds.shape[0]
-    L, winners, redraws, defects, ranks, rank_values, extra_values = _chunk_outputs(n_boot, top, extra.shape[0])
-    n_units = units.max() + 1
-    rows = np.empty(n_units, np.int64)
-    unit_counts = np.zeros(n_units, np.int64)
-    counts = np.zeros(n, np.int64)
-    in_class = np.zeros(n_classes, np.int64)
-    out_class = np.zeros(n_classes, np.int64)
-    totals = np.zeros(correct.shape[0])
-    taken = np.zeros(correct.shape[0], np.bool_)
-    for b in range(n_boot):
-        r, d = _usable_draw(seeds[b], codes, units, n_classes, 1, max_redraws, rows, unit_counts, counts, in_class,
-                            out_class)
-        redraws[b] = r
-        defects[b] = d
-        if d != -1:
-            break
-        winners[b], L[b] = _winner_and_oob_mean(counts, correct, totals)
-        _ranked_oob_means(counts, correct, totals, taken, top, extra, ranks[b], rank_values[b], extra_values[b])
-    return L, winners, redraws, defects, ranks, rank_values, extra_values
+_EXACT_FLOAT32 = 1 << 24  # every integer up to 2**24 is exact in float32
+
+
+def _usable_count(defects) -> int:
+    "How many draws of a chunk are usable: all, or those before the first unusable one (nothing is drawn after it)."
+    bad = np.flatnonzero(defects != -1)
+    return int(bad[0]) if bad.size else len(defects)
+
+
+def _count_products(counts, table):
+    """Every in-bag count Σ_i counts[b, i]·table[c, i] of a chunk of draws (B×C float64) as one matrix product, for a
+    0/1 `table` (C×N float32). Exact: in float32 when every draw's total weight is below 2**24 (then every partial
+    sum is an integer below 2**24, whatever order BLAS adds in), else in float64 (exact below 2**53)."""
+    if counts.shape[0] == 0:
+        return np.zeros((0, table.shape[0]))
+    dtype = np.float32 if counts.sum(axis=1).max() < _EXACT_FLOAT32 else np.float64
+    return (counts.astype(dtype) @ table.T.astype(dtype, copy=False)).astype(np.float64)
 
 
 def _pooled_accuracy_chunk(seeds, correct, codes, units, n_classes, max_redraws, top=0, extra=None):
-    "`_pooled_accuracy_draws`, with the ranks and extra columns only when asked for (`_with_ranks`)."
-    return _with_ranks(_pooled_accuracy_draws(seeds, correct, codes, units, n_classes, max_redraws, top,
-                                              _extra_columns(extra)), top, extra)
+    """BBC with accuracy: `correct` is C×N float32 (1 where configuration c labels row i correctly). The chunk's
+    draws (`_draw_chunk`), every in-bag hit count in one matrix product, then per draw the winner (first index on
+    ties) and its out-of-bag mean. Outputs as `_chunk_outputs`, with the ranks and extra columns only when asked for."""
+    counts, redraws, defects = _draw_chunk(seeds, codes, units, n_classes, 1, max_redraws)
+    extra_columns = _extra_columns(extra)
+    L, winners, _, _, ranks, rank_values, extra_values = _chunk_outputs(len(seeds), top, len(extra_columns))
+    usable = _usable_count(defects)
+    totals = _count_products(counts[:usable], correct)
+    taken = np.zeros(correct.shape[0], np.bool_)
+    for b in range(usable):
+        winners[b] = np.argmax(totals[b])
+        L[b] = _oob_mean(counts[b], correct[winners[b]])
+        _ranked_oob_means(counts[b], correct, totals[b], taken, top, extra_columns, ranks[b], rank_values[b],
+                          extra_values[b])
+    return _with_ranks((L, winners, redraws, defects, ranks, rank_values, extra_values), top, extra)
 
 # %% ../nbs/03_bbc.ipynb #73231817
 @njit(cache=True, nogil=True)
@@ -464,70 +467,48 @@ def _oob_class_value(hits_row, w_out, starts, class_hits, out_class, f1):
     return _class_value(class_hits, out_class, f1)
 
 
-@njit(cache=True, nogil=True)
-def _pooled_hits_draws(seeds, hits, perm, starts, codes, units, max_redraws, f1, top, extra):
-    """BBC with balanced accuracy or F1 (`f1`): `hits` is C×N with its columns in class order (`perm[j]` = the row
-    in column j, `starts[k]` = class k's first column), 1 where configuration c labels the row correctly (balanced
-    accuracy) or predicts it positive (F1). Outputs as `_chunk_outputs`."""
-    n_cfg, n = hits.shape
-    n_classes = starts.shape[0] - 1
-    n_boot = seeds.shape[0]
-    L, winners, redraws, defects, ranks, rank_values, extra_values = _chunk_outputs(n_boot, top, extra.shape[0])
-    n_units = units.max() + 1
-    rows = np.empty(n_units, np.int64)
-    unit_counts = np.zeros(n_units, np.int64)
-    counts = np.zeros(n, np.int64)
-    w_in = np.empty(n, np.int64)
-    w_out = np.empty(n, np.int64)
-    in_class = np.zeros(n_classes, np.int64)
-    out_class = np.zeros(n_classes, np.int64)
-    class_hits = np.zeros(n_classes, np.int64)
-    weight_in = np.zeros(n_classes, np.int64)
-    values = np.zeros(n_cfg)
-    taken = np.zeros(n_cfg, np.bool_)
-    for b in range(n_boot):
-        r, d = _usable_draw(seeds[b], codes, units, n_classes, 1, max_redraws, rows, unit_counts, counts, in_class,
-                            out_class)
-        redraws[b] = r
-        defects[b] = d
-        if d != -1:
-            break
-        weight_in[:] = 0
-        for k in range(n_classes):
-            for j in range(starts[k], starts[k + 1]):
-                w_in[j] = counts[perm[j]]
-                w_out[j] = 1 if w_in[j] == 0 else 0
-                weight_in[k] += w_in[j]
-        best = -np.inf
-        best_c = 0
-        for c in range(n_cfg):
-            for k in range(n_classes):
-                total = 0
-                for j in range(starts[k], starts[k + 1]):
-                    total += w_in[j] * hits[c, j]
-                class_hits[k] = total
-            value = _class_value(class_hits, weight_in, f1)
-            values[c] = value
-            if value > best:
-                best = value
-                best_c = c
-        winners[b] = best_c
-        L[b] = _oob_class_value(hits[best_c], w_out, starts, class_hits, out_class, f1)
+def _class_values(class_hits, class_weight, f1):
+    """`_class_value` of a chunk's draws and configurations at once: class_hits[k] is B×C (class k's counts),
+    class_weight B×K. The same float operations in the same order, so every value is the same to the last bit."""
+    if f1:
+        tp, fp = class_hits[1], class_hits[0]
+        denominator = 2 * tp + fp + (class_weight[:, 1:2] - tp)
+        return np.divide(2 * tp, denominator, out=np.zeros_like(tp), where=denominator > 0)
+    total = np.zeros_like(class_hits[0])
+    for k, hits_k in enumerate(class_hits):
+        total = total + hits_k / class_weight[:, k:k + 1]
+    return total / len(class_hits)
+
+
+def _pooled_hits_chunk(seeds, hits, hit_table, perm, starts, codes, units, max_redraws, f1, top=0, extra=None):
+    """BBC with balanced accuracy or F1 (`f1`): `hits` is C×N int8 with its columns in class order (`perm[j]` = the
+    row in column j, `starts[k]` = class k's first column), 1 where configuration c labels the row correctly
+    (balanced accuracy) or predicts it positive (F1); `hit_table` the same as float32. Every in-bag class count of
+    the chunk's draws is one matrix product per class (`_count_products`, exact); the winner's and the ranks'
+    out-of-bag values one pass each. Outputs as `_chunk_outputs`, with the ranks and extra columns when asked for."""
+    n_classes = len(starts) - 1
+    counts, redraws, defects = _draw_chunk(seeds, codes, units, n_classes, 1, max_redraws)
+    extra_columns = _extra_columns(extra)
+    L, winners, _, _, ranks, rank_values, extra_values = _chunk_outputs(len(seeds), top, len(extra_columns))
+    usable = _usable_count(defects)
+    in_order = counts[:usable][:, perm]  # the draws' multiplicities in class order
+    blocks = list(zip(starts[:-1], starts[1:]))
+    class_hits = [_count_products(in_order[:, a:b], hit_table[:, a:b]) for a, b in blocks]
+    weight_in = np.stack([in_order[:, a:b].sum(axis=1) for a, b in blocks], axis=1)
+    values = _class_values(class_hits, weight_in, f1)
+    scratch = np.zeros(n_classes, np.int64)
+    taken = np.zeros(hits.shape[0], np.bool_)
+    for b in range(usable):
+        w_out = (in_order[b] == 0).astype(np.int64)
+        out_class = np.array([w_out[a:e].sum() for a, e in blocks], np.int64)
+        oob_value = lambda c: _oob_class_value(hits[c], w_out, starts, scratch, out_class, f1)
+        winners[b] = np.argmax(values[b])  # first index on ties
+        L[b] = oob_value(winners[b])
         if top > 0:
-            _top_columns(values, taken, ranks[b])
-            for j in range(top):
-                c = ranks[b, j]
-                rank_values[b, j] = L[b] if c == best_c else _oob_class_value(hits[c], w_out, starts, class_hits,
-                                                                              out_class, f1)
-        for j in range(extra.shape[0]):
-            extra_values[b, j] = _oob_class_value(hits[extra[j]], w_out, starts, class_hits, out_class, f1)
-    return L, winners, redraws, defects, ranks, rank_values, extra_values
-
-
-def _pooled_hits_chunk(seeds, hits, perm, starts, codes, units, max_redraws, f1, top=0, extra=None):
-    "`_pooled_hits_draws`, with the ranks and extra columns only when asked for (`_with_ranks`)."
-    return _with_ranks(_pooled_hits_draws(seeds, hits, perm, starts, codes, units, max_redraws, f1, top,
-                                          _extra_columns(extra)), top, extra)
+            _top_columns(values[b], taken, ranks[b])
+            rank_values[b] = [L[b] if c == winners[b] else oob_value(c) for c in ranks[b]]
+        extra_values[b] = [oob_value(c) for c in extra_columns]
+    return _with_ranks((L, winners, redraws, defects, ranks, rank_values, extra_values), top, extra)
 
 # %% ../nbs/03_bbc.ipynb #567cb839
 @njit(cache=True, nogil=True)
@@ -1250,68 +1231,33 @@ def _generic_chunk(seeds, metric, sign, predictions, y, codes, units, n_classes,
     return _with_ranks((L, winners, redraws, defects, ranks, rank_values, extra_values), top, extra)
 
 # %% ../nbs/03_bbc.ipynb #a4b7857c
-@njit(cache=True, nogil=True)
-def _linear_winners(counts, losses, defects):
-    "Per usable draw b: the c with the smallest Σ_i counts[b, i]·losses[c, i] (first index on ties)."
-    n_boot = counts.shape[0]
-    n_cfg, n = losses.shape
-    winners = np.zeros(n_boot, np.int64)
-    for b in range(n_boot):
-        if defects[b] != -1:
-            break
-        best = np.inf
-        best_c = 0
-        for c in range(n_cfg):
-            total = 0.0
-            for i in range(n):
-                total += counts[b, i] * losses[c, i]
-            if total < best:
-                best = total
-                best_c = c
-        winners[b] = best_c
-    return winners
-
-
-@njit(cache=True, nogil=True)
-def _linear_ranks(counts, losses, defects, top):
-    """Per usable draw b: the `top` columns with the smallest Σ_i counts[b, i]·losses[c, i], best first (first index
-    on ties: column 0 is `_linear_winners`')."""
-    n_boot = counts.shape[0]
-    n_cfg, n = losses.shape
-    ranks = np.zeros((n_boot, top), np.int64)
-    gains = np.zeros(n_cfg)
-    taken = np.zeros(n_cfg, np.bool_)
-    for b in range(n_boot):
-        if defects[b] != -1:
-            break
-        for c in range(n_cfg):
-            total = 0.0
-            for i in range(n):
-                total += counts[b, i] * losses[c, i]
-            gains[c] = -total
-        _top_columns(gains, taken, ranks[b])
-    return ranks
+def _linear_totals(counts, losses):
+    """Every in-bag loss sum Σ_i counts[b, i]·losses[c, i] of a chunk's draws (B×C) as one float64 matrix product.
+    BLAS adds in its own order, so a sum may differ from a loop's in the last bits: the winners are the same unless
+    two configurations' sums agree to rounding."""
+    return counts.astype(np.float64) @ losses.T
 
 
 def _squared_error_chunk(seeds, metric, predictions, y, losses, codes, units, n_classes, min_oob, max_redraws, top=0,
                          extra=None):
-    """Pooled BBC for the row-loss metrics: the winners of a chunk from the in-bag loss sums, the winner's L by the
-    metric (with `top` or `extra`, also the ranks and out-of-bag values `_chunk_outputs` describes)."""
+    """Pooled BBC for the row-loss metrics: the winners of a chunk from the in-bag loss sums (`_linear_totals`: the
+    smallest wins, first index on ties), the winner's L by the metric (with `top` or `extra`, also the ranks and
+    out-of-bag values `_chunk_outputs` describes)."""
     counts, redraws, defects = _draw_chunk(seeds, codes, units, n_classes, min_oob, max_redraws)
-    ranks = _linear_ranks(counts, losses, defects, top) if top > 0 else None
-    winners = _linear_winners(counts, losses, defects) if ranks is None else ranks[:, 0].copy()
     extra_columns = _extra_columns(extra)
-    L, _, _, _, _, rank_values, extra_values = _chunk_outputs(len(seeds), top, len(extra_columns))
+    L, winners, _, _, ranks, rank_values, extra_values = _chunk_outputs(len(seeds), top, len(extra_columns))
+    usable = _usable_count(defects)
+    gains = -_linear_totals(counts[:usable], losses)
+    taken = np.zeros(losses.shape[0], np.bool_)
     oob_value = lambda c, oob: metric(y[oob], _column(predictions, c)[oob])
-    for b in range(len(seeds)):
-        if defects[b] != -1:
-            break
+    for b in range(usable):
+        winners[b] = np.argmax(gains[b])  # the smallest loss sum, first index on ties
         oob = counts[b] == 0
         L[b] = oob_value(winners[b], oob)
         if top > 0:
+            _top_columns(gains[b], taken, ranks[b])
             rank_values[b] = [L[b] if c == winners[b] else oob_value(c, oob) for c in ranks[b]]
         extra_values[b] = [oob_value(c, oob) for c in extra_columns]
-    ranks = np.zeros((len(seeds), 0), np.int64) if ranks is None else ranks
     return _with_ranks((L, winners, redraws, defects, ranks, rank_values, extra_values), top, extra)
 
 # %% ../nbs/03_bbc.ipynb #99c5e2d6
@@ -1332,14 +1278,15 @@ def _hits_task(fast_path, predictions, y, codes, classes, units, max_redraws):
     "The hit-count kernels: accuracy (one table of hits), balanced accuracy and F1 (hits per class)."
     labels = _hard_labels(predictions)
     if fast_path == "accuracy":
-        correct = np.ascontiguousarray((labels == y[:, None]).T, dtype=np.float64)
+        correct = np.ascontiguousarray((labels == y[:, None]).T, dtype=np.float32)
         return partial(_pooled_accuracy_chunk, correct=correct, codes=codes, units=units, n_classes=len(classes),
                        max_redraws=max_redraws)
     hits = labels == 1 if fast_path == "f1" else labels == y[:, None]
     perm = np.argsort(codes, kind="stable")
     starts = np.searchsorted(codes[perm], np.arange(len(classes) + 1))
-    return partial(_pooled_hits_chunk, hits=np.ascontiguousarray(hits[perm].T, dtype=np.int8), perm=perm,
-                   starts=starts, codes=codes, units=units, max_redraws=max_redraws, f1=fast_path == "f1")
+    hits = np.ascontiguousarray(hits[perm].T, dtype=np.int8)
+    return partial(_pooled_hits_chunk, hits=hits, hit_table=hits.astype(np.float32), perm=perm, starts=starts,
+                   codes=codes, units=units, max_redraws=max_redraws, f1=fast_path == "f1")
 
 
 def _draw_rule(codes, classes, units, max_redraws) -> dict:
