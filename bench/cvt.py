@@ -7,6 +7,9 @@ Side by side in one run, on the same folds and seeds (random_state):
   full      `cross_validate_configurations(..., drop=None)`: every configuration on every fold;
   bbcd      the same with `drop="bbcd"` (threshold 0.99, 1000 bootstraps: the paper's settings);
   winner    the CV winner's own F fits alone: the limit of any dropping scheme.
+--vs-gridsearch N: only CVT against scikit-learn's GridSearchCV on the same grid (a scaler + logistic regression,
+8 values of C) and the same 5 folds (PredefinedSplit of CVT's), N synthetic rows, n_jobs workers each, wall-clock
+medians of interleaved calls.
 The dropping run must be a subset of the full run (same predictions on the folds it did) and must equal the BBCD
 rule replayed on the full run's matrix: that replay (public `bbcd_worse_fraction`, the documented seeds) gives the
 quality study its dropping result without refitting.
@@ -29,7 +32,7 @@ from joblib import hash as joblib_hash
 from sklearn.pipeline import Pipeline
 from threadpoolctl import threadpool_limits
 
-from _timing import timed
+from _timing import interleaved_medians, timed
 from ciauto.bbc import bbc
 from ciauto.cvt import (bbcd_worse_fraction, cross_validate_configurations, default_configurations, predict_scores,
                         seeded_estimator)
@@ -313,6 +316,30 @@ def diagnose_drops(out_dir, threshold=0.99):
               flush=True)
 
 
+def vs_gridsearch(n_rows, n_jobs, seed, repeats=3):
+    "CVT and GridSearchCV on the same grid and folds, timed interleaved (wall clock): (seconds CVT, seconds grid)."
+    from sklearn.datasets import make_classification
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import GridSearchCV, PredefinedSplit
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    X, y = make_classification(n_rows, 20, n_informative=8, random_state=seed)
+    X = pd.DataFrame(X, columns=[f"x{j}" for j in range(20)])
+    values = np.logspace(-3, 2, 8)
+    pairs = [(f"C={c:.3g}", make_pipeline(StandardScaler(), LogisticRegression(C=c, max_iter=500))) for c in values]
+    cvt = lambda: cross_validate_configurations(X, y, pairs, n_folds=5, random_state=seed, n_jobs=n_jobs,
+                                                progress=False, refit=False)
+    folds = cvt().folds
+    search = GridSearchCV(make_pipeline(StandardScaler(), LogisticRegression(max_iter=500)),
+                          {"logisticregression__C": values}, cv=PredefinedSplit(folds), scoring="roc_auc",
+                          refit=False, n_jobs=n_jobs)
+    search.fit(X, y)  # warm: the workers started once for both
+    cvt_s, grid_s = interleaved_medians(cvt, lambda: search.fit(X, y), repeats=repeats, warmup=False)
+    print(f"N = {n_rows}, 8 configurations x 5 folds, n_jobs = {n_jobs}: CVT {cvt_s:.2f} s, GridSearchCV "
+          f"{grid_s:.2f} s, CVT / GridSearchCV = {cvt_s / grid_s:.2f} (wall-clock medians of {repeats})", flush=True)
+    return cvt_s, grid_s
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small grid on a 300-row credit-g sample, one split")
@@ -325,7 +352,12 @@ def main():
     parser.add_argument("--diagnose", action="store_true", help="only: why winners were dropped, from the saved splits")
     parser.add_argument("--resume", action="store_true", help="keep the quality splits already in the CSV")
     parser.add_argument("--out", default="bench/out")
+    parser.add_argument("--vs-gridsearch", type=int, default=0, metavar="N",
+                        help="only: CVT against GridSearchCV on N synthetic rows")
     args = parser.parse_args()
+    if args.vs_gridsearch:
+        vs_gridsearch(args.vs_gridsearch, args.n_jobs or 2, args.seed)
+        return
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
     skip = set(filter(None, args.skip.split(",")))

@@ -97,48 +97,135 @@ def _usable_draw(seed, codes, units, n_classes, min_oob, max_redraws, rows, unit
 
 # %% ../nbs/03_bbc.ipynb #38d09df5
 _PRESORT_BLOCK = 1 << 16  # scores transposed at a time (512 KiB of float64): the temporaries stay small
+_PACKED_ROWS = 1 << 30  # a packed position keeps 30 bits for the row
 
 
-def _presort_columns(scores: np.ndarray, labels: np.ndarray):
-    """Each column's row order by ascending score (C×N) and a code per sorted position: bit 0 = the row is a
-    positive, bit 1 = the row's score differs from the previous one (a new tie group starts)."""
+def _presort_columns(scores: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Each column's rows by ascending score, packed (C×N uint32): row << 2 | (a new tie group starts here) << 1 |
+    (the row is a positive). Position 0 always starts a group."""
     n, n_cfg = scores.shape
-    order = np.empty((n_cfg, n), np.int64)
-    codes = np.empty((n_cfg, n), np.int8)
+    if n >= _PACKED_ROWS:
+        raise ValueError(f"predictions: the AUC and PR kernels take fewer than 2**30 rows; got {n}")
+    packed = np.empty((n_cfg, n), np.uint32)
+    labels = np.asarray(labels).astype(np.uint32)
     step = max(1, min(n_cfg, _PRESORT_BLOCK // max(n, 1)))
     for start in range(0, n_cfg, step):
         # a block of columns transposed once, so that each sort reads contiguous scores; the default (unstable) sort
         # is enough: the kernels take a tie group as a whole, so the order inside it does not matter
         block = np.ascontiguousarray(scores[:, start:start + step].T)
-        rows = order[start:start + step]
-        rows[:] = np.argsort(block, axis=1)
-        ranked = np.take_along_axis(block, rows, axis=1)
-        codes[start:start + step] = labels[rows]
-        codes[start:start + step, 1:] += 2 * (ranked[:, 1:] != ranked[:, :-1])
-    return order, codes
+        order = np.argsort(block, axis=1)
+        ranked = np.take_along_axis(block, order, axis=1)
+        words = packed[start:start + step]
+        np.left_shift(order, 2, out=words, casting="unsafe")
+        words |= labels[order]
+        words[:, 0] |= np.uint32(2)
+        words[:, 1:] |= (ranked[:, 1:] != ranked[:, :-1]).astype(np.uint32) << np.uint32(1)
+    return packed
 
 
 @njit(cache=True, nogil=True)
-def _sorted_credit(order, codes, weights):
-    """2·Σ over positive–negative pairs of w_i·w_j·ψ(s_i, s_j) for one presorted column with integer weights:
-    twice the weighted AUC's numerator, exact in integers. One pass, no sorting."""
+def _sorted_credit(packed, weights):
+    """2·Σ over positive–negative pairs of w_i·w_j·ψ(s_i, s_j) for one packed presorted column with integer
+    weights: twice the weighted AUC's numerator, exact in integers. One pass, no sorting."""
     neg_below = 0
     credit = 0
     block_pos = 0
     block_neg = 0
-    for k in range(order.shape[0]):
-        code = codes[k]
-        if code >= 2:
+    for k in range(packed.shape[0]):
+        word = packed[k]
+        if k > 0 and word & np.uint32(2):
             credit += block_pos * (2 * neg_below + block_neg)
             neg_below += block_neg
             block_pos = 0
             block_neg = 0
-        w = weights[order[k]]
-        positive = code & 1
+        w = np.int64(weights[np.int64(word >> np.uint32(2))])
+        positive = np.int64(word & np.uint32(1))
         # arithmetic instead of an if on the label: labels are unpredictable, mispredicted branches dominate
         block_pos += w * positive
         block_neg += w * (1 - positive)
     return credit + block_pos * (2 * neg_below + block_neg)
+
+# %% ../nbs/03_bbc.ipynb #c4d7ea4d
+_LANES = 16  # draws per pass over the presorted columns (one 16-byte load of uint8 multiplicities per row)
+_UNTIED = 0.1  # above this share of positions starting a tie group, the no-flush kernel is the faster one
+
+
+@njit(cache=True, nogil=True)
+def _lane_credits(packed, lanes, out):
+    """`_sorted_credit` of every packed column (C×N) for the m draws side by side in `lanes` (N×m uint8
+    multiplicities, each draw's total below 2**31): out[c, d] (C×m int64), flushed per tie group."""
+    n_cfg, n = packed.shape
+    m = lanes.shape[1]  # read from the shape, not a constant: the inner loops stay loops, which LLVM vectorises
+    block_pos = np.zeros(m, np.int32)
+    block_neg = np.zeros(m, np.int32)
+    below = np.zeros(m, np.int32)
+    credit = np.zeros(m, np.int64)
+    for c in range(n_cfg):
+        block_pos[:] = 0
+        block_neg[:] = 0
+        below[:] = 0
+        credit[:] = 0
+        for k in range(n):
+            word = packed[c, k]
+            if k > 0 and (word & np.uint32(2)) != 0:
+                for d in range(m):
+                    credit[d] += np.int64(block_pos[d]) * (2 * np.int64(below[d]) + block_neg[d])
+                    below[d] += block_neg[d]
+                    block_pos[d] = 0
+                    block_neg[d] = 0
+            row = np.int64(word >> np.uint32(2))
+            positive = np.int32(word & np.uint32(1))
+            for d in range(m):
+                w = np.int32(lanes[row, d])
+                block_pos[d] += w * positive
+                block_neg[d] += w - w * positive
+        for d in range(m):
+            out[c, d] = credit[d] + np.int64(block_pos[d]) * (2 * np.int64(below[d]) + block_neg[d])
+
+
+@njit(cache=True, nogil=True)
+def _lane_credits_untied(packed, lanes, out):
+    """As `_lane_credits` (the same integers), without a flush: 2·credit = S1 + P·Q − S2 (see the text), the
+    class weight below the row's tie group snapshot where a group starts. The faster one on untied scores."""
+    n_cfg, n = packed.shape
+    m = lanes.shape[1]
+    pos = np.zeros(m, np.int32)
+    neg = np.zeros(m, np.int32)
+    pos_below = np.zeros(m, np.int32)
+    neg_below = np.zeros(m, np.int32)
+    s = np.zeros(m, np.int64)
+    for c in range(n_cfg):
+        pos[:] = 0
+        neg[:] = 0
+        pos_below[:] = 0
+        neg_below[:] = 0
+        s[:] = 0
+        for k in range(n):
+            word = packed[c, k]
+            row = np.int64(word >> np.uint32(2))
+            new = (word & np.uint32(2)) != 0
+            positive = np.int32(word & np.uint32(1))
+            for d in range(m):
+                if new:  # the same for every lane: a select in the vector code, not a branch per lane
+                    neg_below[d] = neg[d]
+                    pos_below[d] = pos[d]
+                w = np.int32(lanes[row, d])
+                wp = w * positive
+                s[d] += np.int64(wp * neg_below[d] - (w - wp) * pos_below[d])
+                pos[d] += wp
+                neg[d] += w - wp
+        for d in range(m):
+            out[c, d] = s[d] + np.int64(pos[d]) * np.int64(neg[d])
+
+
+@njit(cache=True, nogil=True)
+def _tie_share(packed):
+    "The share of packed positions that start a tie group (1.0 for untied scores)."
+    starts = 0
+    for c in range(packed.shape[0]):
+        for k in range(packed.shape[1]):
+            starts += (packed[c, k] >> np.uint32(1)) & np.uint32(1)
+    return starts / max(packed.size, 1)
 
 # %% ../nbs/03_bbc.ipynb #2848bb3a
 _NO_EXTRA = np.zeros(0, np.int64)
@@ -178,58 +265,103 @@ def _with_ranks(out, top, extra):
     return out if top > 0 or extra is not None else out[:4]
 
 # %% ../nbs/03_bbc.ipynb #60799fea
+_LANE_MAX = 255  # the largest multiplicity a uint8 lane holds; a block of draws with a larger one takes the scalar pass
+
+
 @njit(cache=True, nogil=True)
-def _pooled_auc_draws(seeds, order, codes, labels, units, max_redraws, top, extra):
+def _draw_lanes(seeds, start, labels, units, max_redraws, lane_max, redraws, defects, rows, unit_counts, counts,
+                lanes, in_class, out_class, out_sizes):
+    """Draw bootstraps start, start+1, … (at most m = lanes.shape[1]) from their own seeds, as `_usable_draw`:
+    their multiplicities into counts[d] and side by side into `lanes` (N×m uint8; unused lanes 0), their out-of-bag
+    class sizes into out_sizes[d]. Stops at the first unusable draw. Returns (usable draws, whether they fit the
+    lanes: every multiplicity ≤ `lane_max` and every draw's total weight < 2**31)."""
+    m = min(lanes.shape[1], seeds.shape[0] - start)
+    usable = 0
+    for d in range(m):
+        r, defect = _usable_draw(seeds[start + d], labels, units, 2, 1, max_redraws, rows, unit_counts, counts[d],
+                                 in_class, out_class)
+        redraws[start + d] = r
+        defects[start + d] = defect
+        if defect != -1:
+            break
+        out_sizes[d, 0] = out_class[0]
+        out_sizes[d, 1] = out_class[1]
+        usable += 1
+    fits = True
+    for d in range(lanes.shape[1]):
+        total = 0
+        for i in range(lanes.shape[0]):
+            w = counts[d, i] if d < usable else 0
+            total += w
+            fits = fits and w <= lane_max
+            lanes[i, d] = np.uint8(w & 255)
+        fits = fits and total < 2**31
+    return usable, fits
+
+
+@njit(cache=True, nogil=True)
+def _pooled_auc_draws(seeds, packed, labels, units, max_redraws, untied, lane_max, top, extra):
     """BBC with binary ROC AUC for the bootstraps with these seeds: (L, winners, redraws, defects, ranks, their
-    out-of-bag values, the extra columns' out-of-bag values); see `_chunk_outputs`.
+    out-of-bag values, the extra columns' out-of-bag values); see `_chunk_outputs`. The in-bag credits of 16 draws
+    come from one pass per column (`_lane_credits`, or `_lane_credits_untied` when `untied`).
 
     All in-bag AUCs of a draw share the denominator (in-bag positives × negatives), so the winner is the
     column with the largest credit, an exact integer: ties between configurations are exact ties."""
-    n_cfg, n = order.shape
+    n_cfg, n = packed.shape
     n_boot = seeds.shape[0]
     L, winners, redraws, defects, ranks, rank_values, extra_values = _chunk_outputs(n_boot, top, extra.shape[0])
     n_units = units.max() + 1
     rows = np.empty(n_units, np.int64)
     unit_counts = np.zeros(n_units, np.int64)
-    counts = np.zeros(n, np.int64)
-    oob = np.empty(n, np.int64)
+    m = max(1, min(_LANES, n_boot))
+    counts = np.zeros((m, n), np.int64)
+    lanes = np.zeros((n, m), np.uint8)
+    out_sizes = np.zeros((m, 2), np.int64)
     in_class = np.zeros(2, np.int64)
     out_class = np.zeros(2, np.int64)
+    oob = np.empty(n, np.int64)
+    table = np.zeros((n_cfg, m), np.int64)
     credits = np.zeros(n_cfg)
     taken = np.zeros(n_cfg, np.bool_)
-    for b in range(n_boot):
-        r, d = _usable_draw(seeds[b], labels, units, 2, 1, max_redraws, rows, unit_counts, counts, in_class, out_class)
-        redraws[b] = r
-        defects[b] = d
-        if d != -1:
-            break
-        for i in range(n):
-            oob[i] = 1 if counts[i] == 0 else 0
-        best = -1
-        best_c = 0
-        for c in range(n_cfg):
-            credit = _sorted_credit(order[c], codes[c], counts)
-            credits[c] = credit
-            if credit > best:
-                best = credit
-                best_c = c
-        winners[b] = best_c
-        pairs = 2.0 * out_class[0] * out_class[1]
-        L[b] = _sorted_credit(order[best_c], codes[best_c], oob) / pairs
-        if top > 0:
-            _top_columns(credits, taken, ranks[b])
-            for j in range(top):
-                c = ranks[b, j]
-                rank_values[b, j] = L[b] if c == best_c else _sorted_credit(order[c], codes[c], oob) / pairs
-        for j in range(extra.shape[0]):
-            extra_values[b, j] = _sorted_credit(order[extra[j]], codes[extra[j]], oob) / pairs
+    for start in range(0, n_boot, m):
+        usable, fits = _draw_lanes(seeds, start, labels, units, max_redraws, lane_max, redraws, defects, rows,
+                                   unit_counts, counts, lanes, in_class, out_class, out_sizes)
+        if not fits:  # a multiplicity above a lane's range: the same integers, one draw at a time
+            for d in range(usable):
+                for c in range(n_cfg):
+                    table[c, d] = _sorted_credit(packed[c], counts[d])
+        elif untied:
+            _lane_credits_untied(packed, lanes, table)
+        else:
+            _lane_credits(packed, lanes, table)
+        for d in range(usable):
+            b = start + d
+            best_c = 0
+            for c in range(n_cfg):
+                credits[c] = table[c, d]
+                if table[c, d] > table[best_c, d]:
+                    best_c = c
+            winners[b] = best_c
+            for i in range(n):
+                oob[i] = 1 if counts[d, i] == 0 else 0
+            pairs = 2.0 * out_sizes[d, 0] * out_sizes[d, 1]
+            L[b] = _sorted_credit(packed[best_c], oob) / pairs
+            if top > 0:
+                _top_columns(credits, taken, ranks[b])
+                for j in range(top):
+                    c = ranks[b, j]
+                    rank_values[b, j] = L[b] if c == best_c else _sorted_credit(packed[c], oob) / pairs
+            for j in range(extra.shape[0]):
+                extra_values[b, j] = _sorted_credit(packed[extra[j]], oob) / pairs
+        if usable < min(m, n_boot - start):
+            break  # an unusable draw: bbc raises, the later seeds are not drawn
     return L, winners, redraws, defects, ranks, rank_values, extra_values
 
 
-def _pooled_auc_chunk(seeds, order, codes, labels, units, max_redraws, top=0, extra=None):
+def _pooled_auc_chunk(seeds, packed, labels, units, max_redraws, untied=False, top=0, extra=None, lane_max=_LANE_MAX):
     "`_pooled_auc_draws`, with the ranks and extra columns only when asked for (`_with_ranks`)."
-    return _with_ranks(_pooled_auc_draws(seeds, order, codes, labels, units, max_redraws, top, _extra_columns(extra)),
-                       top, extra)
+    return _with_ranks(_pooled_auc_draws(seeds, packed, labels, units, max_redraws, untied, lane_max, top,
+                                         _extra_columns(extra)), top, extra)
 
 # %% ../nbs/03_bbc.ipynb #cbd76935
 @njit(cache=True, nogil=True)
@@ -246,9 +378,9 @@ def _oob_mean(counts, row):
 
 @njit(cache=True, nogil=True)
 def _winner_and_oob_mean(counts, table, totals):
-    """The bootstrap step shared by pooled accuracy (units = rows) and BBC-F (units = folds): the winner is the
-    argmax over c of Σ_u counts[u]·table[c, u] (first index on ties; the sums are left in `totals`); L is its mean
-    of table[winner, u] over the out-of-bag units (counts[u] == 0)."""
+    """The bootstrap step of BBC-F (units = folds): the winner is the argmax over c of Σ_u counts[u]·table[c, u]
+    (first index on ties; the sums are left in `totals`); L is its mean of table[winner, u] over the out-of-bag
+    units (counts[u] == 0)."""
     n_cfg, n_units = table.shape
     best = -np.inf
     best_c = 0
@@ -274,38 +406,41 @@ def _ranked_oob_means(counts, table, totals, taken, top, extra, ranks, rank_valu
         extra_values[j] = _oob_mean(counts, table[extra[j]])
 
 
-@njit(cache=True, nogil=True)
-def _pooled_accuracy_draws(seeds, correct, codes, units, n_classes, max_redraws, top, extra):
-    "BBC with accuracy: `correct` is C×N (1 where configuration c labels row i correctly); outputs as `_chunk_outputs`."
-    # The per-draw state below repeats _pooled_auc_chunk's on purpose: each numba kernel keeps its metric's inner
-    # loop inline (a shared skeleton taking the metric as a function argument compiles to an indirect call per row).
-    n = correct.shape[1]
-    n_boot = seeds.shape[0]
-    L, winners, redraws, defects, ranks, rank_values, extra_values = _chunk_outputs(n_boot, top, extra.shape[0])
-    n_units = units.max() + 1
-    rows = np.empty(n_units, np.int64)
-    unit_counts = np.zeros(n_units, np.int64)
-    counts = np.zeros(n, np.int64)
-    in_class = np.zeros(n_classes, np.int64)
-    out_class = np.zeros(n_classes, np.int64)
-    totals = np.zeros(correct.shape[0])
-    taken = np.zeros(correct.shape[0], np.bool_)
-    for b in range(n_boot):
-        r, d = _usable_draw(seeds[b], codes, units, n_classes, 1, max_redraws, rows, unit_counts, counts, in_class,
-                            out_class)
-        redraws[b] = r
-        defects[b] = d
-        if d != -1:
-            break
-        winners[b], L[b] = _winner_and_oob_mean(counts, correct, totals)
-        _ranked_oob_means(counts, correct, totals, taken, top, extra, ranks[b], rank_values[b], extra_values[b])
-    return L, winners, redraws, defects, ranks, rank_values, extra_values
+_EXACT_FLOAT32 = 1 << 24  # every integer up to 2**24 is exact in float32
+
+
+def _usable_count(defects) -> int:
+    "How many draws of a chunk are usable: all, or those before the first unusable one (nothing is drawn after it)."
+    bad = np.flatnonzero(defects != -1)
+    return int(bad[0]) if bad.size else len(defects)
+
+
+def _count_products(counts, table):
+    """Every in-bag count Σ_i counts[b, i]·table[c, i] of a chunk of draws (B×C float64) as one matrix product, for a
+    0/1 `table` (C×N float32). Exact: in float32 when every draw's total weight is below 2**24 (then every partial
+    sum is an integer below 2**24, whatever order BLAS adds in), else in float64 (exact below 2**53)."""
+    if counts.shape[0] == 0:
+        return np.zeros((0, table.shape[0]))
+    dtype = np.float32 if counts.sum(axis=1).max() < _EXACT_FLOAT32 else np.float64
+    return (counts.astype(dtype) @ table.T.astype(dtype, copy=False)).astype(np.float64)
 
 
 def _pooled_accuracy_chunk(seeds, correct, codes, units, n_classes, max_redraws, top=0, extra=None):
-    "`_pooled_accuracy_draws`, with the ranks and extra columns only when asked for (`_with_ranks`)."
-    return _with_ranks(_pooled_accuracy_draws(seeds, correct, codes, units, n_classes, max_redraws, top,
-                                              _extra_columns(extra)), top, extra)
+    """BBC with accuracy: `correct` is C×N float32 (1 where configuration c labels row i correctly). The chunk's
+    draws (`_draw_chunk`), every in-bag hit count in one matrix product, then per draw the winner (first index on
+    ties) and its out-of-bag mean. Outputs as `_chunk_outputs`, with the ranks and extra columns only when asked for."""
+    counts, redraws, defects = _draw_chunk(seeds, codes, units, n_classes, 1, max_redraws)
+    extra_columns = _extra_columns(extra)
+    L, winners, _, _, ranks, rank_values, extra_values = _chunk_outputs(len(seeds), top, len(extra_columns))
+    usable = _usable_count(defects)
+    totals = _count_products(counts[:usable], correct)
+    taken = np.zeros(correct.shape[0], np.bool_)
+    for b in range(usable):
+        winners[b] = np.argmax(totals[b])
+        L[b] = _oob_mean(counts[b], correct[winners[b]])
+        _ranked_oob_means(counts[b], correct, totals[b], taken, top, extra_columns, ranks[b], rank_values[b],
+                          extra_values[b])
+    return _with_ranks((L, winners, redraws, defects, ranks, rank_values, extra_values), top, extra)
 
 # %% ../nbs/03_bbc.ipynb #73231817
 @njit(cache=True, nogil=True)
@@ -332,70 +467,48 @@ def _oob_class_value(hits_row, w_out, starts, class_hits, out_class, f1):
     return _class_value(class_hits, out_class, f1)
 
 
-@njit(cache=True, nogil=True)
-def _pooled_hits_draws(seeds, hits, perm, starts, codes, units, max_redraws, f1, top, extra):
-    """BBC with balanced accuracy or F1 (`f1`): `hits` is C×N with its columns in class order (`perm[j]` = the row
-    in column j, `starts[k]` = class k's first column), 1 where configuration c labels the row correctly (balanced
-    accuracy) or predicts it positive (F1). Outputs as `_chunk_outputs`."""
-    n_cfg, n = hits.shape
-    n_classes = starts.shape[0] - 1
-    n_boot = seeds.shape[0]
-    L, winners, redraws, defects, ranks, rank_values, extra_values = _chunk_outputs(n_boot, top, extra.shape[0])
-    n_units = units.max() + 1
-    rows = np.empty(n_units, np.int64)
-    unit_counts = np.zeros(n_units, np.int64)
-    counts = np.zeros(n, np.int64)
-    w_in = np.empty(n, np.int64)
-    w_out = np.empty(n, np.int64)
-    in_class = np.zeros(n_classes, np.int64)
-    out_class = np.zeros(n_classes, np.int64)
-    class_hits = np.zeros(n_classes, np.int64)
-    weight_in = np.zeros(n_classes, np.int64)
-    values = np.zeros(n_cfg)
-    taken = np.zeros(n_cfg, np.bool_)
-    for b in range(n_boot):
-        r, d = _usable_draw(seeds[b], codes, units, n_classes, 1, max_redraws, rows, unit_counts, counts, in_class,
-                            out_class)
-        redraws[b] = r
-        defects[b] = d
-        if d != -1:
-            break
-        weight_in[:] = 0
-        for k in range(n_classes):
-            for j in range(starts[k], starts[k + 1]):
-                w_in[j] = counts[perm[j]]
-                w_out[j] = 1 if w_in[j] == 0 else 0
-                weight_in[k] += w_in[j]
-        best = -np.inf
-        best_c = 0
-        for c in range(n_cfg):
-            for k in range(n_classes):
-                total = 0
-                for j in range(starts[k], starts[k + 1]):
-                    total += w_in[j] * hits[c, j]
-                class_hits[k] = total
-            value = _class_value(class_hits, weight_in, f1)
-            values[c] = value
-            if value > best:
-                best = value
-                best_c = c
-        winners[b] = best_c
-        L[b] = _oob_class_value(hits[best_c], w_out, starts, class_hits, out_class, f1)
+def _class_values(class_hits, class_weight, f1):
+    """`_class_value` of a chunk's draws and configurations at once: class_hits[k] is B×C (class k's counts),
+    class_weight B×K. The same float operations in the same order, so every value is the same to the last bit."""
+    if f1:
+        tp, fp = class_hits[1], class_hits[0]
+        denominator = 2 * tp + fp + (class_weight[:, 1:2] - tp)
+        return np.divide(2 * tp, denominator, out=np.zeros_like(tp), where=denominator > 0)
+    total = np.zeros_like(class_hits[0])
+    for k, hits_k in enumerate(class_hits):
+        total = total + hits_k / class_weight[:, k:k + 1]
+    return total / len(class_hits)
+
+
+def _pooled_hits_chunk(seeds, hits, hit_table, perm, starts, codes, units, max_redraws, f1, top=0, extra=None):
+    """BBC with balanced accuracy or F1 (`f1`): `hits` is C×N int8 with its columns in class order (`perm[j]` = the
+    row in column j, `starts[k]` = class k's first column), 1 where configuration c labels the row correctly
+    (balanced accuracy) or predicts it positive (F1); `hit_table` the same as float32. Every in-bag class count of
+    the chunk's draws is one matrix product per class (`_count_products`, exact); the winner's and the ranks'
+    out-of-bag values one pass each. Outputs as `_chunk_outputs`, with the ranks and extra columns when asked for."""
+    n_classes = len(starts) - 1
+    counts, redraws, defects = _draw_chunk(seeds, codes, units, n_classes, 1, max_redraws)
+    extra_columns = _extra_columns(extra)
+    L, winners, _, _, ranks, rank_values, extra_values = _chunk_outputs(len(seeds), top, len(extra_columns))
+    usable = _usable_count(defects)
+    in_order = counts[:usable][:, perm]  # the draws' multiplicities in class order
+    blocks = list(zip(starts[:-1], starts[1:]))
+    class_hits = [_count_products(in_order[:, a:b], hit_table[:, a:b]) for a, b in blocks]
+    weight_in = np.stack([in_order[:, a:b].sum(axis=1) for a, b in blocks], axis=1)
+    values = _class_values(class_hits, weight_in, f1)
+    scratch = np.zeros(n_classes, np.int64)
+    taken = np.zeros(hits.shape[0], np.bool_)
+    for b in range(usable):
+        w_out = (in_order[b] == 0).astype(np.int64)
+        out_class = np.array([w_out[a:e].sum() for a, e in blocks], np.int64)
+        oob_value = lambda c: _oob_class_value(hits[c], w_out, starts, scratch, out_class, f1)
+        winners[b] = np.argmax(values[b])  # first index on ties
+        L[b] = oob_value(winners[b])
         if top > 0:
-            _top_columns(values, taken, ranks[b])
-            for j in range(top):
-                c = ranks[b, j]
-                rank_values[b, j] = L[b] if c == best_c else _oob_class_value(hits[c], w_out, starts, class_hits,
-                                                                              out_class, f1)
-        for j in range(extra.shape[0]):
-            extra_values[b, j] = _oob_class_value(hits[extra[j]], w_out, starts, class_hits, out_class, f1)
-    return L, winners, redraws, defects, ranks, rank_values, extra_values
-
-
-def _pooled_hits_chunk(seeds, hits, perm, starts, codes, units, max_redraws, f1, top=0, extra=None):
-    "`_pooled_hits_draws`, with the ranks and extra columns only when asked for (`_with_ranks`)."
-    return _with_ranks(_pooled_hits_draws(seeds, hits, perm, starts, codes, units, max_redraws, f1, top,
-                                          _extra_columns(extra)), top, extra)
+            _top_columns(values[b], taken, ranks[b])
+            rank_values[b] = [L[b] if c == winners[b] else oob_value(c) for c in ranks[b]]
+        extra_values[b] = [oob_value(c) for c in extra_columns]
+    return _with_ranks((L, winners, redraws, defects, ranks, rank_values, extra_values), top, extra)
 
 # %% ../nbs/03_bbc.ipynb #567cb839
 @njit(cache=True, nogil=True)
@@ -458,9 +571,9 @@ def _folds_chunk(seeds, perf, max_redraws, top=0, extra=None):
 
 # %% ../nbs/03_bbc.ipynb #90e61878
 @njit(cache=True, nogil=True, error_model="numpy")
-def _sorted_pr_area(order, codes, weights, total_pos, trapezoid):
-    """`metrics._pr_area` of one presorted (ascending) column with integer weights, walked from the top score down:
-    trapezoid PR AUC (`trapezoid`) or average precision. `total_pos` = the positives' total weight (> 0)."""
+def _sorted_pr_area(packed, weights, total_pos, trapezoid):
+    """`metrics._pr_area` of one packed presorted (ascending) column with integer weights, walked from the top score
+    down: trapezoid PR AUC (`trapezoid`) or average precision. `total_pos` = the positives' total weight (> 0)."""
     tp = 0.0
     fp = 0.0
     area = 0.0
@@ -471,13 +584,13 @@ def _sorted_pr_area(order, codes, weights, total_pos, trapezoid):
     # the trapezoid's height ½(P_j + P_{j−1}) with the ½ taken out of the sum (a power of two: exact, so the value is
     # `_pr_area`'s to the last bit); average precision's height is P_j (+ 0·P_{j−1})
     previous = 1.0 if trapezoid else 0.0
-    for k in range(order.shape[0] - 1, -1, -1):
-        code = codes[k]
-        w = weights[order[k]]
-        positive = code & 1
+    for k in range(packed.shape[0] - 1, -1, -1):
+        word = packed[k]
+        w = np.int64(weights[np.int64(word >> np.uint32(2))])
+        positive = np.int64(word & np.uint32(1))
         block_pos += w * positive
         block_neg += w * (1 - positive)
-        if code < 2 and k > 0:
+        if (word & np.uint32(2)) == 0 and k > 0:
             continue  # row k ties with row k−1: the block goes on
         # no branch on the block's content (labels and weights are unpredictable): a block without weight adds
         # exactly 0 (ΔTP = 0) and keeps the previous precision, as `_pr_area`, which has no point for it
@@ -492,57 +605,118 @@ def _sorted_pr_area(order, codes, weights, total_pos, trapezoid):
     return (0.5 * area if trapezoid else area) / total_pos
 
 
+@njit(cache=True, nogil=True, error_model="numpy")
+def _lane_pr_areas(packed, lanes, total_pos, trapezoid, out):
+    """`_sorted_pr_area` of every packed column for the m draws side by side in `lanes` (as `_lane_credits`), each
+    lane with its own `total_pos[d]`: out[c, d] (C×m float64). Every lane does `_sorted_pr_area`'s float operations in
+    its order, so every value is the same to the last bit."""
+    n_cfg, n = packed.shape
+    m = lanes.shape[1]
+    tp = np.zeros(m)
+    fp = np.zeros(m)
+    area = np.zeros(m)
+    prev_tp = np.zeros(m)
+    prev_precision = np.ones(m)
+    block_pos = np.zeros(m, np.int32)
+    block_neg = np.zeros(m, np.int32)
+    previous = 1.0 if trapezoid else 0.0
+    for c in range(n_cfg):
+        tp[:] = 0.0
+        fp[:] = 0.0
+        area[:] = 0.0
+        prev_tp[:] = 0.0
+        prev_precision[:] = 1.0
+        block_pos[:] = 0
+        block_neg[:] = 0
+        for k in range(n - 1, -1, -1):
+            word = packed[c, k]
+            row = np.int64(word >> np.uint32(2))
+            positive = np.int32(word & np.uint32(1))
+            for d in range(m):
+                w = np.int32(lanes[row, d])
+                block_pos[d] += w * positive
+                block_neg[d] += w - w * positive
+            if (word & np.uint32(2)) == 0 and k > 0:
+                continue
+            for d in range(m):
+                tp[d] += block_pos[d]
+                fp[d] += block_neg[d]
+                precision = tp[d] / max(tp[d] + fp[d], 1.0)
+                area[d] += (tp[d] - prev_tp[d]) * (precision + previous * prev_precision[d])
+                prev_tp[d] = tp[d]
+                prev_precision[d] = precision if block_pos[d] + block_neg[d] > 0 else prev_precision[d]
+                block_pos[d] = 0
+                block_neg[d] = 0
+        for d in range(m):
+            out[c, d] = (0.5 * area[d] if trapezoid else area[d]) / total_pos[d]
+
+
 @njit(cache=True, nogil=True)
-def _pooled_pr_draws(seeds, order, codes, labels, units, max_redraws, trapezoid, top, extra):
-    "BBC with PR AUC (`trapezoid`) or average precision on presorted columns; outputs as `_chunk_outputs`."
+def _pooled_pr_draws(seeds, packed, labels, units, max_redraws, trapezoid, lane_max, top, extra):
+    """BBC with PR AUC (`trapezoid`) or average precision on presorted columns, 16 draws per pass
+    (`_lane_pr_areas`); outputs as `_chunk_outputs`."""
     # the draw loop repeats _pooled_auc_chunk's on purpose (see _pooled_accuracy_chunk): each kernel keeps its inner
     # loop inline rather than taking the metric as a function argument
-    n_cfg, n = order.shape
+    n_cfg, n = packed.shape
     n_boot = seeds.shape[0]
     L, winners, redraws, defects, ranks, rank_values, extra_values = _chunk_outputs(n_boot, top, extra.shape[0])
     n_units = units.max() + 1
     rows = np.empty(n_units, np.int64)
     unit_counts = np.zeros(n_units, np.int64)
-    counts = np.zeros(n, np.int64)
-    oob = np.empty(n, np.int64)
+    m = max(1, min(_LANES, n_boot))
+    counts = np.zeros((m, n), np.int64)
+    lanes = np.zeros((n, m), np.uint8)
+    out_sizes = np.zeros((m, 2), np.int64)
     in_class = np.zeros(2, np.int64)
     out_class = np.zeros(2, np.int64)
+    oob = np.empty(n, np.int64)
+    total_pos = np.ones(m)
+    table = np.zeros((n_cfg, m))
     values = np.zeros(n_cfg)
     taken = np.zeros(n_cfg, np.bool_)
-    for b in range(n_boot):
-        r, d = _usable_draw(seeds[b], labels, units, 2, 1, max_redraws, rows, unit_counts, counts, in_class, out_class)
-        redraws[b] = r
-        defects[b] = d
-        if d != -1:
-            break
-        in_pos = 0
-        for i in range(n):
-            oob[i] = 1 if counts[i] == 0 else 0
-            in_pos += counts[i] * labels[i]
-        best = -np.inf
-        best_c = 0
-        for c in range(n_cfg):
-            value = _sorted_pr_area(order[c], codes[c], counts, in_pos, trapezoid)
-            values[c] = value
-            if value > best:
-                best = value
-                best_c = c
-        winners[b] = best_c
-        L[b] = _sorted_pr_area(order[best_c], codes[best_c], oob, out_class[1], trapezoid)
-        if top > 0:
-            _top_columns(values, taken, ranks[b])
-            for j in range(top):
-                c = ranks[b, j]
-                rank_values[b, j] = L[b] if c == best_c else _sorted_pr_area(order[c], codes[c], oob, out_class[1],
-                                                                             trapezoid)
-        for j in range(extra.shape[0]):
-            extra_values[b, j] = _sorted_pr_area(order[extra[j]], codes[extra[j]], oob, out_class[1], trapezoid)
+    for start in range(0, n_boot, m):
+        usable, fits = _draw_lanes(seeds, start, labels, units, max_redraws, lane_max, redraws, defects, rows,
+                                   unit_counts, counts, lanes, in_class, out_class, out_sizes)
+        for d in range(usable):
+            in_pos = 0
+            for i in range(n):
+                in_pos += counts[d, i] * labels[i]
+            total_pos[d] = in_pos
+        if fits:
+            _lane_pr_areas(packed, lanes, total_pos, trapezoid, table)
+        else:  # a multiplicity above a lane's range: the same values, one draw at a time
+            for d in range(usable):
+                for c in range(n_cfg):
+                    table[c, d] = _sorted_pr_area(packed[c], counts[d], total_pos[d], trapezoid)
+        for d in range(usable):
+            b = start + d
+            best = -np.inf
+            best_c = 0
+            for c in range(n_cfg):
+                values[c] = table[c, d]
+                if values[c] > best:
+                    best = values[c]
+                    best_c = c
+            winners[b] = best_c
+            for i in range(n):
+                oob[i] = 1 if counts[d, i] == 0 else 0
+            L[b] = _sorted_pr_area(packed[best_c], oob, out_sizes[d, 1], trapezoid)
+            if top > 0:
+                _top_columns(values, taken, ranks[b])
+                for j in range(top):
+                    c = ranks[b, j]
+                    rank_values[b, j] = L[b] if c == best_c else _sorted_pr_area(packed[c], oob, out_sizes[d, 1],
+                                                                                 trapezoid)
+            for j in range(extra.shape[0]):
+                extra_values[b, j] = _sorted_pr_area(packed[extra[j]], oob, out_sizes[d, 1], trapezoid)
+        if usable < min(m, n_boot - start):
+            break  # an unusable draw: bbc raises, the later seeds are not drawn
     return L, winners, redraws, defects, ranks, rank_values, extra_values
 
 
-def _pooled_pr_chunk(seeds, order, codes, labels, units, max_redraws, trapezoid, top=0, extra=None):
+def _pooled_pr_chunk(seeds, packed, labels, units, max_redraws, trapezoid, top=0, extra=None, lane_max=_LANE_MAX):
     "`_pooled_pr_draws`, with the ranks and extra columns only when asked for (`_with_ranks`)."
-    return _with_ranks(_pooled_pr_draws(seeds, order, codes, labels, units, max_redraws, trapezoid, top,
+    return _with_ranks(_pooled_pr_draws(seeds, packed, labels, units, max_redraws, trapezoid, lane_max, top,
                                         _extra_columns(extra)), top, extra)
 
 # %% ../nbs/03_bbc.ipynb #3f5166d6
@@ -1058,68 +1232,33 @@ def _generic_chunk(seeds, metric, sign, predictions, y, codes, units, n_classes,
     return _with_ranks((L, winners, redraws, defects, ranks, rank_values, extra_values), top, extra)
 
 # %% ../nbs/03_bbc.ipynb #a4b7857c
-@njit(cache=True, nogil=True)
-def _linear_winners(counts, losses, defects):
-    "Per usable draw b: the c with the smallest Σ_i counts[b, i]·losses[c, i] (first index on ties)."
-    n_boot = counts.shape[0]
-    n_cfg, n = losses.shape
-    winners = np.zeros(n_boot, np.int64)
-    for b in range(n_boot):
-        if defects[b] != -1:
-            break
-        best = np.inf
-        best_c = 0
-        for c in range(n_cfg):
-            total = 0.0
-            for i in range(n):
-                total += counts[b, i] * losses[c, i]
-            if total < best:
-                best = total
-                best_c = c
-        winners[b] = best_c
-    return winners
-
-
-@njit(cache=True, nogil=True)
-def _linear_ranks(counts, losses, defects, top):
-    """Per usable draw b: the `top` columns with the smallest Σ_i counts[b, i]·losses[c, i], best first (first index
-    on ties: column 0 is `_linear_winners`')."""
-    n_boot = counts.shape[0]
-    n_cfg, n = losses.shape
-    ranks = np.zeros((n_boot, top), np.int64)
-    gains = np.zeros(n_cfg)
-    taken = np.zeros(n_cfg, np.bool_)
-    for b in range(n_boot):
-        if defects[b] != -1:
-            break
-        for c in range(n_cfg):
-            total = 0.0
-            for i in range(n):
-                total += counts[b, i] * losses[c, i]
-            gains[c] = -total
-        _top_columns(gains, taken, ranks[b])
-    return ranks
+def _linear_totals(counts, losses):
+    """Every in-bag loss sum Σ_i counts[b, i]·losses[c, i] of a chunk's draws (B×C) as one float64 matrix product.
+    BLAS adds in its own order, so a sum may differ from a loop's in the last bits: the winners are the same unless
+    two configurations' sums agree to rounding."""
+    return counts.astype(np.float64) @ losses.T
 
 
 def _squared_error_chunk(seeds, metric, predictions, y, losses, codes, units, n_classes, min_oob, max_redraws, top=0,
                          extra=None):
-    """Pooled BBC for the row-loss metrics: the winners of a chunk from the in-bag loss sums, the winner's L by the
-    metric (with `top` or `extra`, also the ranks and out-of-bag values `_chunk_outputs` describes)."""
+    """Pooled BBC for the row-loss metrics: the winners of a chunk from the in-bag loss sums (`_linear_totals`: the
+    smallest wins, first index on ties), the winner's L by the metric (with `top` or `extra`, also the ranks and
+    out-of-bag values `_chunk_outputs` describes)."""
     counts, redraws, defects = _draw_chunk(seeds, codes, units, n_classes, min_oob, max_redraws)
-    ranks = _linear_ranks(counts, losses, defects, top) if top > 0 else None
-    winners = _linear_winners(counts, losses, defects) if ranks is None else ranks[:, 0].copy()
     extra_columns = _extra_columns(extra)
-    L, _, _, _, _, rank_values, extra_values = _chunk_outputs(len(seeds), top, len(extra_columns))
+    L, winners, _, _, ranks, rank_values, extra_values = _chunk_outputs(len(seeds), top, len(extra_columns))
+    usable = _usable_count(defects)
+    gains = -_linear_totals(counts[:usable], losses)
+    taken = np.zeros(losses.shape[0], np.bool_)
     oob_value = lambda c, oob: metric(y[oob], _column(predictions, c)[oob])
-    for b in range(len(seeds)):
-        if defects[b] != -1:
-            break
+    for b in range(usable):
+        winners[b] = np.argmax(gains[b])  # the smallest loss sum, first index on ties
         oob = counts[b] == 0
         L[b] = oob_value(winners[b], oob)
         if top > 0:
+            _top_columns(gains[b], taken, ranks[b])
             rank_values[b] = [L[b] if c == winners[b] else oob_value(c, oob) for c in ranks[b]]
         extra_values[b] = [oob_value(c, oob) for c in extra_columns]
-    ranks = np.zeros((len(seeds), 0), np.int64) if ranks is None else ranks
     return _with_ranks((L, winners, redraws, defects, ranks, rank_values, extra_values), top, extra)
 
 # %% ../nbs/03_bbc.ipynb #99c5e2d6
@@ -1129,24 +1268,26 @@ def _presorted(kernel, predictions, codes, classes, units, max_redraws, trapezoi
         order, sorted_codes = _presort_class_columns(predictions, codes)
         return partial(kernel, order=order, codes=sorted_codes, labels=codes, units=units, n_classes=len(classes),
                        max_redraws=max_redraws)
-    order, sorted_codes = _presort_columns(predictions, codes)
-    extra = dict(trapezoid=trapezoid) if kernel is _pooled_pr_chunk else {}
-    return partial(kernel, order=order, codes=sorted_codes, labels=codes, units=units, max_redraws=max_redraws,
-                   **extra)
+    packed = _presort_columns(predictions, codes)
+    if kernel is _pooled_pr_chunk:
+        return partial(kernel, packed=packed, labels=codes, units=units, max_redraws=max_redraws, trapezoid=trapezoid)
+    return partial(kernel, packed=packed, labels=codes, units=units, max_redraws=max_redraws,
+                   untied=_tie_share(packed) > _UNTIED)
 
 
 def _hits_task(fast_path, predictions, y, codes, classes, units, max_redraws):
     "The hit-count kernels: accuracy (one table of hits), balanced accuracy and F1 (hits per class)."
     labels = _hard_labels(predictions)
     if fast_path == "accuracy":
-        correct = np.ascontiguousarray((labels == y[:, None]).T, dtype=np.float64)
+        correct = np.ascontiguousarray((labels == y[:, None]).T, dtype=np.float32)
         return partial(_pooled_accuracy_chunk, correct=correct, codes=codes, units=units, n_classes=len(classes),
                        max_redraws=max_redraws)
     hits = labels == 1 if fast_path == "f1" else labels == y[:, None]
     perm = np.argsort(codes, kind="stable")
     starts = np.searchsorted(codes[perm], np.arange(len(classes) + 1))
-    return partial(_pooled_hits_chunk, hits=np.ascontiguousarray(hits[perm].T, dtype=np.int8), perm=perm,
-                   starts=starts, codes=codes, units=units, max_redraws=max_redraws, f1=fast_path == "f1")
+    hits = np.ascontiguousarray(hits[perm].T, dtype=np.int8)
+    return partial(_pooled_hits_chunk, hits=hits, hit_table=hits.astype(np.float32), perm=perm, starts=starts,
+                   codes=codes, units=units, max_redraws=max_redraws, f1=fast_path == "f1")
 
 
 def _draw_rule(codes, classes, units, max_redraws) -> dict:

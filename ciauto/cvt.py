@@ -468,6 +468,11 @@ def _fit_predict(estimator, X_train, y_train, X_test, n_classes: int):
     except Exception as error:  # a failing configuration is reported, not fatal
         return None, time.perf_counter() - start, f"{type(error).__name__}: {error}"
 
+
+def _fit_rows(estimator, X, y, train, test, n_classes: int):
+    "`_fit_predict` on the rows `train` and `test` of X and y, sliced here (in the worker): the task carries X whole."
+    return _fit_predict(estimator, X.iloc[train], y[train], X.iloc[test], n_classes)
+
 # %% ../nbs/02_cvt.ipynb #70b7a216
 def _split_pipeline(estimator) -> tuple[Pipeline | None, Any]:
     "(the pipeline's steps before the model as a Pipeline, the model), or (None, estimator) when nothing to share."
@@ -617,34 +622,38 @@ def _cheapest_first(todo: list, seconds: np.ndarray, completed: np.ndarray) -> l
     return [c for _, c in sorted((seconds[c] / completed[c] if completed[c] else 0.0, c) for c in todo)]
 
 
-def _fold_fits(f, todo, estimators, keys, frame, target, folds, n_classes, n_jobs):
-    "Fit each configuration in `todo` on fold f, sharing prefixes; yields (c, scores, seconds, error)."
-    train, test = np.flatnonzero(folds != f), np.flatnonzero(folds == f)
+def _fold_fits(fold_list, todo, estimators, keys, frame, target, folds, n_classes, n_jobs):
+    """Fit each configuration in `todo` on every fold of `fold_list`, sharing prefixes: one joblib call fits the
+    shared prefixes of all these folds, one more every model. Each task gets the whole frame and its fold's row
+    indices and slices in the worker, so joblib shares the data (memory-mapped when large) instead of pickling a
+    DataFrame slice per task. Yields (f, c, scores, seconds, error)."""
+    splits = {f: (np.flatnonzero(folds != f), np.flatnonzero(folds == f)) for f in fold_list}
     members: dict = {}
     for c in todo:
         if keys[c] is not None:
             members.setdefault(keys[c], []).append(c)
-    shared = [k for k, cs in members.items() if len(cs) > 1]
+    shared = [(f, k) for f in fold_list for k, cs in members.items() if len(cs) > 1]
     fitted = Parallel(n_jobs=n_jobs)(delayed(_fit_prefix)(_split_pipeline(clone(estimators[members[k][0]]))[0],
-                                                          frame, target, train, test) for k in shared)
+                                                          frame, target, *splits[f]) for f, k in shared)
     prefixes = dict(zip(shared, fitted))
     tasks = []
-    frame_train, frame_test = frame.iloc[train], frame.iloc[test]
-    for c in todo:
-        if keys[c] not in prefixes:
-            tasks.append((c, 0.0, delayed(_fit_predict)(clone(estimators[c]), frame_train, target[train], frame_test,
-                                                        n_classes)))
-            continue
-        X_train, X_test, seconds, error = prefixes[keys[c]]
-        share = seconds / len(members[keys[c]])
-        if error is not None:
-            yield c, None, share, f"preprocessing: {error}"
-            continue
-        model = _split_pipeline(clone(estimators[c]))[1]
-        tasks.append((c, share, delayed(_fit_predict)(model, X_train, target[train], X_test, n_classes)))
-    results = Parallel(n_jobs=n_jobs, return_as="generator")(task for _, _, task in tasks)
-    for (c, share, _), (scores, seconds, error) in zip(tasks, results):
-        yield c, scores, share + seconds, error
+    for f in fold_list:
+        train, test = splits[f]
+        for c in todo:
+            if (f, keys[c]) not in prefixes:
+                tasks.append((f, c, 0.0, delayed(_fit_rows)(clone(estimators[c]), frame, target, train, test,
+                                                            n_classes)))
+                continue
+            X_train, X_test, seconds, error = prefixes[f, keys[c]]
+            share = seconds / len(members[keys[c]])
+            if error is not None:
+                yield f, c, None, share, f"preprocessing: {error}"
+                continue
+            model = _split_pipeline(clone(estimators[c]))[1]
+            tasks.append((f, c, share, delayed(_fit_predict)(model, X_train, target[train], X_test, n_classes)))
+    results = Parallel(n_jobs=n_jobs, return_as="generator")(task for _, _, _, task in tasks)
+    for (f, c, share, _), (scores, seconds, error) in zip(tasks, results):
+        yield f, c, scores, share + seconds, error
 
 # %% ../nbs/02_cvt.ipynb #1d804faf
 def _drop_step(scores, target, folds, f, active, metric, threshold, n_bootstraps, drop_seed) -> list:
@@ -706,6 +715,16 @@ def _warn_failures(configs, errors) -> None:
                       + (" ..." if len(failed) > 3 else ""), RuntimeWarning, stacklevel=4)
 
 # %% ../nbs/02_cvt.ipynb #ab415799
+def _record_fit(f, c, fold_scores, seconds_taken, error, scores, folds, seconds, completed, errors) -> None:
+    "One fit's outcome into the loop's state: its scores on fold f and a completed fold, or the error that ends c."
+    seconds[c] += seconds_taken
+    if error is None:
+        scores[folds == f, c] = fold_scores
+        completed[c] += 1
+    else:
+        errors[c] = f"fold {f}: {error}"
+
+
 def _cvt_loop(frame, target, folds, configs, estimators, keys, scorer, n_classes, *, n_jobs, progress, drop=None,
               threshold=0.99, n_bootstraps=1000, drop_seed=0):
     "CVT on given folds: (Π and fold matrix of the successful columns, ok, winner, table, completed, dropped_at)."
@@ -715,16 +734,24 @@ def _cvt_loop(frame, target, folds, configs, estimators, keys, scorer, n_classes
     dropped_at = np.full(C, -1, dtype=np.int64)
     errors: list[str | None] = [None] * C
     with tqdm(total=C * F, disable=not progress, desc="CVT fits", unit="fit") as bar:
+        if drop is None:  # nothing is dropped: every (fold, configuration) fit in one batch, no wait per fold
+            done = []
+            for result in _fold_fits(range(F), list(range(C)), estimators, keys, frame, target, folds, n_classes,
+                                     n_jobs):
+                done.append(result)
+                bar.update(1)
+            # read fold by fold, as the fold loop would have: a configuration's fits after its first failure are
+            # the batch's extra work and count for nothing
+            for f, c, fold_scores, secs, error in sorted(done, key=lambda result: result[0]):
+                if errors[c] is None:
+                    _record_fit(f, c, fold_scores, secs, error, scores, folds, seconds, completed, errors)
+            bar.set_postfix(fits=int(completed.sum()))
+            return _loop_result(configs, scores, target, folds, scorer, errors, seconds, completed, dropped_at)
         for f in range(F):
             todo = [c for c in range(C) if errors[c] is None and dropped_at[c] < 0]
-            for c, fold_scores, secs, error in _fold_fits(f, _cheapest_first(todo, seconds, completed), estimators,
-                                                          keys, frame, target, folds, n_classes, n_jobs):
-                seconds[c] += secs
-                if error is None:
-                    scores[folds == f, c] = fold_scores
-                    completed[c] += 1
-                else:
-                    errors[c] = f"fold {f}: {error}"
+            for _, c, fold_scores, secs, error in _fold_fits([f], _cheapest_first(todo, seconds, completed),
+                                                             estimators, keys, frame, target, folds, n_classes, n_jobs):
+                _record_fit(f, c, fold_scores, secs, error, scores, folds, seconds, completed, errors)
                 bar.update(1 if error is None else F - f)
             active = [c for c in todo if errors[c] is None]
             if drop == "bbcd" and len(active) > 1:
