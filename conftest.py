@@ -4,10 +4,16 @@ One process per notebook keeps notebooks isolated (numba caches, joblib/loky poo
 pytest print its usual closing line, which CI reads. `--nb-flags slow` also runs the cells flagged `#| slow` and
 sets `CIAUTO_SLOW=1` in the notebook's environment (tutorials gate their slow cells on it, so that
 `jupyter nbconvert --execute` skips them by default).
+
+`--cpu-durations` lists each test's wall and CPU seconds at the end (before pytest's closing line). On a machine shared
+with other work the wall seconds grow with the load, the CPU seconds much less (multi-threaded BLAS and OpenMP still
+spin longer), so they are the profile to compare there; a test that keeps both cores busy uses up to twice as many CPU
+seconds as wall seconds.
 """
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +25,39 @@ NOTEBOOK_TIMEOUT = int(os.environ.get("CIAUTO_NB_TIMEOUT", "1500"))
 
 def pytest_addoption(parser):
     parser.addoption("--nb-flags", default="", help="space-separated nbdev test flags to run (e.g. 'slow')")
+    parser.addoption("--cpu-durations", action="store_true",
+                     help="list every test's CPU seconds (its processes' and pytest's own) beside its wall seconds")
+
+
+def _cpu_seconds():
+    "CPU seconds used so far by this process and by its finished child processes (user + system)."
+    import resource  # Unix only: imported here so that the suite runs without it when the option is not given
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+_CPU = {}  # {test id: (wall seconds, CPU seconds)}, with --cpu-durations
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    "Time each test by the clock and by CPU use (with --cpu-durations)."
+    timed = item.config.getoption("--cpu-durations")
+    wall, cpu = (time.perf_counter(), _cpu_seconds()) if timed else (None, None)
+    yield
+    if timed:
+        _CPU[item.nodeid] = (time.perf_counter() - wall, _cpu_seconds() - cpu)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if not _CPU:
+        return
+    tr = terminalreporter
+    tr.write_sep("=", "wall and CPU seconds per test (setup + call + teardown)")
+    for nodeid, (wall, cpu) in sorted(_CPU.items(), key=lambda kv: -kv[1][1]):
+        tr.write_line(f"{wall:8.1f} s wall {cpu:8.1f} s CPU  {nodeid}")
+    tr.write_line(f"{sum(w for w, _ in _CPU.values()):8.1f} s wall {sum(c for _, c in _CPU.values()):8.1f} s CPU  "
+                  f"in all ({len(_CPU)} tests)")
 
 
 def _skipped(path):

@@ -1,6 +1,7 @@
 """Sphinx extension for the ciauto site: under each function, class and method of the API reference, a table of
 its parameters (a result dataclass: its fields) from the docments comments, what nbdev's `show_doc` renders."""
 import dataclasses
+import functools
 import importlib.util
 import inspect
 import io
@@ -126,6 +127,7 @@ def _value(obj):
     return None if len(r) > 80 or re.search(r" at 0x[0-9a-f]+", r) else r
 
 
+@functools.cache  # tokenize a module once: each of its constants asks (83 asks over 23 modules per build)
 def _comments(module):
     "{line number: comment text} of a module's source (tokenized, so a '#' inside a string is not a comment)."
     try:

@@ -254,10 +254,11 @@ def _chromium():
 
 
 def _browse(exe, url, tmp_path, screenshot=None, height=2400):
+    "The page's DOM after its scripts ran; with `screenshot`, also a PNG of it, from the same launch."
     profile = tmp_path / f"profile{len(list(tmp_path.iterdir()))}"
     cmd = [exe, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", f"--window-size=1400,{height}",
-           "--virtual-time-budget=15000"]
-    cmd += [f"--screenshot={screenshot}"] if screenshot else ["--dump-dom"]
+           "--virtual-time-budget=15000", "--dump-dom"]
+    cmd += [f"--screenshot={screenshot}"] if screenshot else []
     proc = subprocess.run(cmd + [url], capture_output=True, text=True, timeout=180)
     assert proc.returncode == 0, proc.stderr[-2000:]
     return proc.stdout
@@ -286,8 +287,7 @@ def rendered(site, tmp_path_factory):
     for name, page in PAGES.items():
         url = (site / page).as_uri()
         shot = tmp / f"{name}.png"
-        _browse(exe, url, tmp, screenshot=shot, height=4000 if name == "tutorial" else 2400)
-        out[name] = (shot, _browse(exe, url, tmp))
+        out[name] = (shot, _browse(exe, url, tmp, screenshot=shot, height=4000 if name == "tutorial" else 2400))
     keep = os.environ.get("CIAUTO_DOCS_SCREENSHOTS")  # to look at them: a folder to copy the screenshots to
     if keep:
         Path(keep).mkdir(parents=True, exist_ok=True)
