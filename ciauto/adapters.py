@@ -1277,6 +1277,10 @@ def from_item_scores(scores,  # items × models: a DataFrame (a column per model
         warnings.warn(f"scores has more model columns ({len(columns)}) than items ({len(frame)}): rows must be items "
                       "and columns models; if yours is the other way round, pass scores.T", stacklevel=2)
     block = _score_block(frame, columns, ids)
+    for col in columns:  # a numeric id column left among the models would be scored (and could lead)
+        if (_id_like(frame[col]) or "").startswith("consecutive"):
+            warnings.warn(f"column {col!r} holds consecutive integers, one per row, like an item id, and is scored as a "
+                          "model; if it holds the ids, pass items=" + repr(col), stacklevel=2)
     names = [str(_plain(c)) for c in columns]
     table = pd.DataFrame({"name": names, "family": "", "hyperparameters": [{} for _ in names], "status": "ok"})
     return make_result(block, np.zeros(len(block)), None, table, MEAN_SCORE, None, groups=group_values,
