@@ -1185,8 +1185,8 @@ def _negated_scores(y,  # unused
     return -np.asarray(predictions, dtype=np.float64)
 
 
-# a benchmark's per-item scores averaged: registered once (importing the module again keeps the first)
-MEAN_SCORE = METRICS.get("mean_score") or register_metric(
+# registered once: importing the module again keeps the first
+MEAN_SCORE = METRICS.get("mean_score") or register_metric(  # the metric of a benchmark's per-item scores: their mean
     Metric("mean_score", _mean_score, greater_is_better=True, kind="generic", row_loss=_negated_scores))
 
 # %% ../nbs/10_adapters.ipynb #58cb0280
