@@ -69,17 +69,22 @@ def one_run(sim, n_bootstraps, seed, time_bbc=False):
     return row
 
 
-def run_setting(setting, runs, chunk, n_bootstraps, out=RECORDS, quiet=False):
-    "Runs 0..runs−1 of one setting in chunks of `chunk`, each written (and skipped when present) as its own file."
-    s = paper_settings().loc[setting]
+def missing_chunks(out, prefix, runs, chunk):
+    "(path, runs) of each chunk of runs 0..runs−1 not yet written: a chunk that exists is skipped, so a study resumes."
     out.mkdir(parents=True, exist_ok=True)
     for first in range(0, runs, chunk):
         last = min(first + chunk, runs) - 1
-        path = out / f"setting{setting:02d}_{first:04d}-{last:04d}.csv"
-        if path.exists():
-            continue
+        path = out / f"{prefix}_{first:04d}-{last:04d}.csv"
+        if not path.exists():
+            yield path, range(first, last + 1)
+
+
+def run_setting(setting, runs, chunk, n_bootstraps, out=RECORDS, quiet=False):
+    "Runs 0..runs−1 of one setting in chunks of `chunk`, each written (and skipped when present) as its own file."
+    s = paper_settings().loc[setting]
+    for path, chunk_runs in missing_chunks(out, f"setting{setting:02d}", runs, chunk):
         rows = []
-        for run in range(first, last + 1):
+        for run in chunk_runs:
             seed = 1_000_003 * setting + run
             sim = simulate_predictions(s.beta_a, s.beta_b, n_samples=int(s.n_samples),
                                        n_configurations=int(s.n_configurations), balance=s.balance,
@@ -92,7 +97,7 @@ def run_setting(setting, runs, chunk, n_bootstraps, out=RECORDS, quiet=False):
                              beta=f"Beta({s.beta_a:g},{s.beta_b:g})", n_bootstraps=n_bootstraps, **row))
         pd.DataFrame(rows).to_csv(path, index=False)
         if not quiet:
-            print(f"setting {setting}: runs {first}-{last} written to {path.relative_to(ROOT)}", flush=True)
+            print(f"setting {setting}: runs {chunk_runs[0]}-{chunk_runs[-1]} written to {path.relative_to(ROOT)}", flush=True)
 
 
 def summarize(records: pd.DataFrame) -> pd.DataFrame:
@@ -145,7 +150,7 @@ def timing(n=500, c=100, b=1000, repeats=3):
     return dict(N=n, C=c, B=b, bbc=t_bbc, compare_to=t_cmp, top_k=t_top)
 
 
-def report(records: pd.DataFrame, times: list[dict]) -> str:
+def report(records: pd.DataFrame, times: list[dict], items: pd.DataFrame | None = None) -> str:
     summary = summarize(records)
     fmt = lambda x: f"{x:.3f}" if isinstance(x, float) else str(x)
     gain_cols = ["setting", "N", "C", "balance", "beta", "runs", "floor (0.95 − 3 se)", "gain: compare_to coverage",
@@ -171,7 +176,7 @@ def report(records: pd.DataFrame, times: list[dict]) -> str:
     ok = lambda col: bool((full[col] >= full["floor (0.95 − 3 se)"]).all())
     reading = (
         f"- Settings run (of the paper's 16 binary ones): {done}; {len(full)} with the full {500} runs, the others "
-        f"partly. Not yet run: {missing or 'none'} (the machine was shared by eight jobs; the script resumes).\n"
+        f"partly. Not yet run: {missing or 'none'} (the machine was shared with other jobs; the script resumes where it stopped).\n"
         f"- `compare_to`'s one-sided 95 % bound covers the true gain in {full['gain: compare_to coverage'].min():.3f}–"
         f"{full['gain: compare_to coverage'].max():.3f} of the runs of the complete settings "
         f"({'at or above' if ok('gain: compare_to coverage') else 'NOT always above'} the floor 0.95 − 3 se); the "
@@ -186,7 +191,9 @@ def report(records: pd.DataFrame, times: list[dict]) -> str:
         f"{full['top5: naive simultaneous coverage'].max():.3f}.\n"
         "- The price is width: the corrected bounds sit further below the truth than the naive ones (which are "
         "invalid). At N = 50 they are loose (the out-of-bag rows are about 18 of 50, and with balance 0.1 only about 2 "
-        "positives); at N = 500 the gain's bound is about 0.07 below the truth. Both methods over-cover rather than "
+        "positives); at N = 500 the gain's bound is "
+        f"{full[full.N == 500]['gain: compare_to width'].min():.2f}–{full[full.N == 500]['gain: compare_to width'].max():.2f} "
+        "below the truth. Both methods over-cover rather than "
         "under-cover: like BBC's, their bounds are conservative.")
     return f"""# Honest comparisons: coverage with known truth (`bench/compare.py`)
 
@@ -228,7 +235,131 @@ Medians of 3 interleaved calls in CPU seconds (`bench/_timing.py`, `clock="cpu"`
 Within the study (every tenth run also timed `bbc` on its result, in wall seconds under the shared load), the median ratios per setting were
 {', '.join(f"setting {r.setting}: {r['seconds compare_to / bbc']:.2f}× / {r['seconds top_k / bbc']:.2f}×"
           for _, r in summary.iterrows() if np.isfinite(r['seconds compare_to / bbc']))} (compare_to / top_k, each over bbc).
-"""
+{"" if items is None else item_section(items)}"""
+
+
+# --- a benchmark's leaderboard: from_item_scores with known truth --------------------------------------------------
+ITEM_RECORDS = ROOT / "bench" / "results" / "compare_items"
+ITEM_SETTINGS = {  # name -> (models' skill shifts δ_j on the logit scale, subtask size: 1 = independent items)
+    "equal": (np.zeros(30), 1),          # 30 models of one true accuracy: every margin is noise
+    "spread": (np.linspace(-0.3, 0.3, 30), 1),  # true accuracies about 0.64-0.75: a real leader exists
+    "equal_subtasks": (np.zeros(30), 10),  # equal models, items in subtasks of 10 sharing an ease shift
+}
+ITEM_POPULATION = 200_000  # items in the population a benchmark samples (its true means are known exactly)
+ITEM_N = 500  # items per benchmark
+
+
+def item_population(name, seed=20261128):
+    """A large population of items × models outcomes (int8) and its true mean per model; subtasks share a random
+    shift of their items' ease (logit scale), so their items are correlated."""
+    shifts, size = ITEM_SETTINGS[name]
+    rng = np.random.default_rng([seed, list(ITEM_SETTINGS).index(name)])
+    logit = np.log(rng.beta(1.4, 0.6, ITEM_POPULATION).clip(1e-6, 1 - 1e-6))
+    logit -= np.log1p(-np.exp(logit))  # logit of the ease
+    if size > 1:
+        logit += np.repeat(rng.normal(0, 1.0, ITEM_POPULATION // size), size)
+    chance = 1 / (1 + np.exp(-(logit[:, None] + shifts[None, :])))
+    outcomes = (rng.random(chance.shape) < chance).astype(np.int8)
+    return outcomes, outcomes.mean(axis=0), size
+
+
+def one_item_run(outcomes, truth, size, n_bootstraps, seed):
+    "One benchmark of ITEM_N items (whole subtasks when size > 1): compare_to, top_k and the naive answers."
+    from scipy.stats import norm
+    from ciauto.adapters import from_item_scores
+    rng = np.random.default_rng(seed)
+    if size > 1:
+        tasks = rng.choice(len(outcomes) // size, ITEM_N // size, replace=False)
+        rows = (tasks[:, None] * size + np.arange(size)).ravel()
+        groups = np.repeat(np.arange(len(tasks)), size)
+    else:
+        rows, groups = rng.choice(len(outcomes), ITEM_N, replace=False), None
+    S = outcomes[rows].astype(np.float64)
+    result = from_item_scores(S, groups=groups)
+    gain = compare_to(result, 0, alternative="greater", n_bootstraps=n_bootstraps, random_state=seed)
+    top = top_k(result, K, n_bootstraps=n_bootstraps, random_state=seed)
+    w = gain.winner
+    z = norm.ppf(1 - ALPHA)
+    diff = S[:, w] - S[:, 0]  # the naive paired bound, the winner held fixed (a paired z interval on the items)
+    naive = diff.mean() - z * diff.std(ddof=1) / np.sqrt(len(diff)) if w != 0 else 0.0
+    row = dict(winner=w, truth_winner=truth[w], truth_baseline=truth[0], truth_gain=truth[w] - truth[0],
+               cmp_estimate=gain.estimate, cmp_lower=gain.ci_low, naive_gain=gain.apparent, naive_lower=naive,
+               winner_estimate=gain.winner_estimate)
+    for j, c in enumerate(top.configurations):
+        mean = S[:, c].mean()
+        row.update({f"truth_r{j + 1}": truth[c], f"lower_r{j + 1}": top.lower[j], f"est_r{j + 1}": top.estimates[j],
+                    f"apparent_r{j + 1}": top.apparent[j],
+                    f"naive_r{j + 1}": mean - z * np.sqrt(mean * (1 - mean) / len(S))})  # Wald bound, one model alone
+    return row
+
+
+def run_items(name, runs, chunk, n_bootstraps, out=ITEM_RECORDS, quiet=False):
+    "Runs 0..runs−1 of one item setting in chunks (each its own file, skipped when present: resumable)."
+    outcomes, truth, size = item_population(name)
+    for path, chunk_runs in missing_chunks(out, name, runs, chunk):
+        rows = []
+        for run in chunk_runs:
+            seed = 7_000_003 * (list(ITEM_SETTINGS).index(name) + 1) + run
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                rows.append(dict(setting=name, run=run, seed=seed, n_items=ITEM_N, n_models=outcomes.shape[1],
+                                 subtask_size=size, n_bootstraps=n_bootstraps,
+                                 **one_item_run(outcomes, truth, size, n_bootstraps, seed)))
+        pd.DataFrame(rows).to_csv(path, index=False)
+        if not quiet:
+            print(f"items {name}: runs {chunk_runs[0]}-{chunk_runs[-1]} written to {path.relative_to(ROOT)}", flush=True)
+
+
+def item_section(records: pd.DataFrame) -> str:
+    "The item-score section of bench/compare.md: the design, the table and what it says."
+    s = summarize(records.assign(n_samples=records.n_items, n_configurations=records.n_models, balance="—",
+                                 beta=records.subtask_size.astype(str)))
+    low = lambda col: f"{s[col].min():.3f}–{s[col].max():.3f}"
+    spread = item_population("spread")[1]
+    return f"""
+## A benchmark's leaderboard: `from_item_scores` with known truth (`--items`)
+
+A population of {ITEM_POPULATION:,} items × 30 models of right/wrong outcomes whose means are the models' true
+accuracies (known exactly); each run samples a benchmark of {ITEM_N} items from it (whole subtasks of 10 items in
+`equal_subtasks`, passed as `groups=`), reads it with `from_item_scores`, and bounds the leader's gain over model 0
+(`compare_to`, one-sided 95 %) and the top 5 (`top_k`). Item ease ~ Beta(1.4, 0.6) on the logit scale plus a model's
+skill shift: `equal` has 30 models of one true accuracy (every margin is noise), `spread` shifts from −0.3 to +0.3
+(true accuracies {spread.min():.3f}–{spread.max():.3f}), `equal_subtasks` adds a shared N(0, 1) shift to each subtask's items. The naive
+answers: the leader's paired z bound over the baseline with the leader held fixed, and a Wald bound per model alone.
+B = {int(records.n_bootstraps.iloc[0])}, {records.groupby("setting").size().min()}–{records.groupby("setting").size().max()} runs per setting (records: `bench/results/compare_items/`).
+
+{item_report(records)}
+
+- `compare_to` covers the true gain in {low("gain: compare_to coverage")} of the runs, the naive bound in
+  {low("gain: naive coverage")}; `top_k`'s five bounds hold together in {low("top5: simultaneous coverage")}, five naive
+  bounds in {low("top5: naive simultaneous coverage")}.
+{subtask_line(s)}"""
+
+
+def subtask_line(summary: pd.DataFrame) -> str:
+    "What the subtasks change, from the summary (empty until both equal settings have records)."
+    rows = summary.set_index("setting")
+    if not {"equal", "equal_subtasks"} <= set(rows.index):
+        return ""
+    eq, sub = rows.loc["equal"], rows.loc["equal_subtasks"]
+    return (f"- Subtasks (`groups=`): the corrected gain bound sits {sub['gain: compare_to width']:.3f} below the truth "
+            f"against {eq['gain: compare_to width']:.3f} with independent items, and covers "
+            f"{sub['gain: compare_to coverage']:.3f}; the naive bound, which treats the items as independent, covers "
+            f"{sub['gain: naive coverage']:.3f} (independent items: {eq['gain: naive coverage']:.3f}).\n")
+
+
+def item_report(records: pd.DataFrame) -> str:
+    "The item-score section of bench/compare.md, from the records."
+    cols = ["setting", "runs", "floor (0.95 − 3 se)", "gain: compare_to coverage", "gain: naive coverage",
+            "gain: compare_to bias", "gain: naive bias", "gain: compare_to width", "gain: naive width",
+            "top5: simultaneous coverage", "top5: naive simultaneous coverage", "top5: width (mean truth − bound)",
+            "top5: naive width"]
+    summary = summarize(records.assign(n_samples=records.n_items, n_configurations=records.n_models,
+                                       balance="—", beta=records.subtask_size.map(lambda s: f"subtasks of {s}")))
+    fmt = lambda x: f"{x:.3f}" if isinstance(x, float) else str(x)
+    lines = ["| " + " | ".join(cols) + " |", "|" + " --- |" * len(cols)]
+    lines += ["| " + " | ".join(fmt(r[c]) for c in cols) + " |" for _, r in summary.iterrows()]
+    return "\n".join(lines)
 
 
 def main(argv=None):
@@ -240,6 +371,8 @@ def main(argv=None):
     parser.add_argument("--bootstraps", type=int, default=500)
     parser.add_argument("--report", action="store_true", help="write bench/compare.md from the records")
     parser.add_argument("--keep-timing", action="store_true", help="with --report: reuse the last timing run")
+    parser.add_argument("--items", default=None,
+                        help=f"comma-separated item-score settings ({', '.join(ITEM_SETTINGS)}): from_item_scores with known truth")
     args = parser.parse_args(argv)
     if args.quick:
         out = ROOT / "bench" / "out" / "compare_quick"
@@ -258,9 +391,15 @@ def main(argv=None):
         else:
             times = [timing(n=500, c=100), timing(n=500, c=500), timing(n=2000, c=100)]
             saved.write_text(json.dumps(times, indent=1) + "\n")
-        text = report(records, times)
+        item_files = sorted(ITEM_RECORDS.glob("*.csv"))
+        items = pd.concat(pd.read_csv(p) for p in item_files) if item_files else None
+        text = report(records, times, items)
         (ROOT / "bench" / "compare.md").write_text(text)
         print(text)
+        return
+    if args.items is not None:
+        for name in args.items.split(","):
+            run_items(name, args.runs, args.chunk, args.bootstraps)
         return
     settings = DEFAULT_ORDER if args.settings is None else [int(s) for s in args.settings.split(",")]
     for setting in settings:

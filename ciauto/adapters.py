@@ -19,7 +19,7 @@ from ._checks import (WINNER_RULES, as_array, as_float_array, as_fold_ids, binar
                             check_n_jobs, cv_winner, fold_ids_from_splits, group_codes, positive_label, repeated_fold_ids,
                             sorted_labels, spawn_seeds)
 from .cvt_result import CVTResult
-from .metrics import METRICS, Metric, fold_score_matrix, resolve_metric
+from .metrics import METRICS, Metric, fold_score_matrix, register_metric, resolve_metric
 
 
 def _cvt():
@@ -30,8 +30,9 @@ def _cvt():
     return ciauto.cvt
 
 # %% auto #0
-__all__ = ['SEP', 'ATTRIBUTE', 'META', 'infer_metric', 'encode_target', 'make_result', 'cross_validated_matrix', 'from_search',
-           'capture_predictions', 'record_predictions', 'from_optuna', 'from_oof', 'to_oof', 'wide_table']
+__all__ = ['SEP', 'ATTRIBUTE', 'META', 'MEAN_SCORE', 'infer_metric', 'encode_target', 'make_result', 'cross_validated_matrix',
+           'from_search', 'capture_predictions', 'record_predictions', 'from_optuna', 'from_oof', 'to_oof',
+           'from_item_scores', 'wide_table']
 
 # %% ../nbs/10_adapters.ipynb #ced0b85f
 SEP = "::"  # between a configuration's name and a class label in multiclass column names
@@ -1167,6 +1168,123 @@ def to_oof(result,  # a CVTResult
         getattr(frame, "to_parquet" if Path(path).suffix.lower() in (".parquet", ".pq") else "to_csv")(path,
                                                                                                         index=False)
     return frame
+
+# %% ../nbs/10_adapters.ipynb #83cf5e20
+def _mean_score(y_true,  # unused: an item's score is its own outcome
+                y_pred,  # one model's per-item scores
+                sample_weight=None,  # bootstrap multiplicities, or None
+               ) -> float:  # the (weighted) mean score
+    "The mean of per-item scores (weighted by bootstrap multiplicities)."
+    return float(np.average(y_pred, weights=sample_weight))
+
+
+def _negated_scores(y,  # unused
+                    predictions,  # N×C per-item scores
+                   ) -> np.ndarray:  # N×C row losses: the smallest in-bag sum is the highest in-bag mean score
+    "The row-loss form of `mean_score`: minus each item's score."
+    return -np.asarray(predictions, dtype=np.float64)
+
+
+# registered once: importing the module again keeps the first
+MEAN_SCORE = METRICS.get("mean_score") or register_metric(  # the metric of a benchmark's per-item scores: their mean
+    Metric("mean_score", _mean_score, greater_is_better=True, kind="generic", row_loss=_negated_scores))
+
+# %% ../nbs/10_adapters.ipynb #58cb0280
+def _item_ids(frame, items):
+    "The item ids (a column of `frame`, one id per row, or the frame's index) and the columns they used; checked."
+    if items is None:
+        ids, used = frame.index.to_numpy(), []
+    elif isinstance(items, str):
+        if items not in frame.columns:
+            raise ValueError(f"items: the table has no column {items!r} (columns: {list(frame.columns)[:10]})")
+        ids, used = frame[items].to_numpy(), [items]
+    else:
+        ids, used = as_array(items, "items"), []
+        if ids.ndim != 1 or len(ids) != len(frame):
+            raise ValueError(f"items has {len(ids)} ids but scores has {len(frame)} items (rows); give one id per row")
+    missing = pd.isna(ids)
+    if missing.any():
+        raise ValueError(f"items: the id of the item in row {int(np.argmax(missing))} is missing")
+    twice = pd.Series(ids).duplicated(keep=False).to_numpy()
+    if twice.any():
+        item = ids[np.argmax(twice)]
+        rows = [int(i) for i in np.flatnonzero(twice) if ids[i] == item]
+        raise ValueError(f"items: item {_plain(item)!r} appears {len(rows)} times (rows {rows[:5]}); each item is one "
+                         "row (several runs of a model on an item: average them first)")
+    return ids, used
+
+# %% ../nbs/10_adapters.ipynb #71e70240
+_MISSING_HINT = ("a missing score is not guessed: if a missing answer counts as wrong, fill it in (scores.fillna(0)); "
+                 "if the model was not run on those items, keep the items every model answered (scores.dropna())")
+
+
+def _score_block(frame, columns, ids) -> np.ndarray:
+    "The model columns as N×C floats (True/False as 1/0); text and missing or infinite scores refused, naming the model and the item."
+    out = np.empty((len(frame), len(columns)))
+    for j, col in enumerate(columns):
+        values = frame[col]
+        if not pd.api.types.is_numeric_dtype(values):  # (bool is numeric)
+            numbers_ = pd.to_numeric(values, errors="coerce")
+            text = (numbers_.isna() & values.notna()).to_numpy()
+            if text.any():
+                i = int(np.argmax(text))
+                raise TypeError(f"scores: model column {col!r} holds {_plain(values.iloc[i])!r} at item "
+                                f"{_plain(ids[i])!r}; per-item scores are numbers (1 = right, 0 = wrong, or partial "
+                                "credit); a column of item ids or names goes to items=, subtasks to groups=")
+            values = numbers_
+        x = values.to_numpy(np.float64, na_value=np.nan)
+        bad = ~np.isfinite(x)
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise ValueError(f"scores: model {col!r} has no finite score for item {_plain(ids[i])!r} "
+                             f"({_plain(values.iloc[i])!r}; {int(bad.sum())} such item(s)); {_MISSING_HINT}")
+        out[:, j] = x
+    return out
+
+# %% ../nbs/10_adapters.ipynb #cc844d44
+def from_item_scores(scores,  # items × models: a DataFrame (a column per model), a 2-D array, or a CSV/Parquet file's path
+                     *,
+                     items=None,  # the item ids: a column of `scores`, one id per item, or None (the DataFrame's index)
+                     groups=None,  # the items' groups (a benchmark's subtasks): a column or one label per item; None: items are independent
+                    ) -> CVTResult:  # the scores as `predictions`, metric "mean_score", the pooled winner, no folds
+    """A benchmark's per-item scores (rows = items, columns = models: an LLM-evaluation leaderboard) as a result that
+    `bbc`, `compare_to` and `top_k` take. The winner is the model with the highest mean score (`winner_rule="pooled"`,
+    the lowest column on ties); the metric is the registered `mean_score`; `groups` makes the bootstrap resample
+    whole groups. Missing scores are refused (say how to fill them); the result's `y` is zeros, unused."""
+    if isinstance(scores, (str, Path)):
+        frame = _read_table(scores)
+    elif isinstance(scores, pd.DataFrame):
+        frame = scores
+    else:
+        values = as_array(scores, "scores")
+        if values.ndim != 2:
+            raise ValueError(f"scores must be items × models (2-D: a row per item, a column per model), got shape "
+                             f"{values.shape}")
+        frame = pd.DataFrame(values)
+    ids, used = _item_ids(frame, items)
+    group_values, group_cols = _group_from(frame, groups)
+    columns = [c for c in frame.columns if c not in set(used + group_cols)]
+    if len(frame) == 0:
+        raise ValueError("scores has no items (rows); a leaderboard scores every model on a set of items")
+    if len(columns) < 2:
+        raise ValueError(f"scores has {len(columns)} model column(s) {[_plain(c) for c in columns]}; comparing models "
+                         "needs at least two (rows = items, columns = models)")
+    _check_names(columns, "scores' model columns")
+    if group_values is not None and len(group_values) != len(frame):
+        raise ValueError(f"groups has {len(group_values)} labels but scores has {len(frame)} items; give one group per "
+                         "item (row)")
+    if len(columns) > len(frame):
+        warnings.warn(f"scores has more model columns ({len(columns)}) than items ({len(frame)}): rows must be items "
+                      "and columns models; if yours is the other way round, pass scores.T", stacklevel=2)
+    block = _score_block(frame, columns, ids)
+    for col in columns:  # a numeric id column left among the models would be scored (and could lead)
+        if (_id_like(frame[col]) or "").startswith("consecutive"):
+            warnings.warn(f"column {col!r} holds consecutive integers, one per row, like an item id, and is scored as a "
+                          "model; if it holds the ids, pass items=" + repr(col), stacklevel=2)
+    names = [str(_plain(c)) for c in columns]
+    table = pd.DataFrame({"name": names, "family": "", "hyperparameters": [{} for _ in names], "status": "ok"})
+    return make_result(block, np.zeros(len(block)), None, table, MEAN_SCORE, None, groups=group_values,
+                       winner_rule="pooled")
 
 # %% ../nbs/10_adapters.ipynb #f8d260d9
 def _class_column(frame, label, name):

@@ -865,9 +865,10 @@ def add_bbc_arguments(parser: argparse.ArgumentParser, # the `bbc` subparser
     data = parser.add_argument_group("out-of-fold predictions")
     data.add_argument("--predictions", required=True, metavar="FILE.csv",
                       help="out-of-fold predictions: wide (a column per configuration) or long")
-    data.add_argument("--layout", choices=["wide", "long"],
+    data.add_argument("--layout", choices=["wide", "long", "items"],
                       help="wide: one row per sample; long: one row per sample and configuration, with columns row, "
-                      "configuration and prediction (default: detected from the columns)")
+                      "configuration and prediction (default: detected from the columns); items: a benchmark's "
+                      "per-item scores, one row per item and a column per model, no label column")
     data.add_argument("--label", metavar="COL", help="the true label column (default 'y')")
     data.add_argument("--time", metavar="COL", help="survival: the follow-up time column (with --event, instead of "
                       "--label; the metric is then c_index)")
@@ -875,6 +876,7 @@ def add_bbc_arguments(parser: argparse.ArgumentParser, # the `bbc` subparser
     data.add_argument("--fold", metavar="COL",
                       help="the fold id column (default 'fold' when the file has one; without folds, only BBC runs)")
     data.add_argument("--groups", metavar="COL", help="the group column (patient, site): BBC resamples whole groups")
+    data.add_argument("--items", metavar="COL", help="--layout items: the item-id column (default 'item' when present)")
     data.add_argument("--positive", metavar="LABEL", help="the positive class of a binary label, as written in the "
                       "file (default: the greater label, 1 for 0/1)")
     data.add_argument("--metric", help="the metric of the predictions (default: inferred from the labels)")
@@ -1109,14 +1111,20 @@ def load_oof_predictions(args: argparse.Namespace, # the parsed `bbc` or `compar
                         ): # (the CVTResult, notes, what the report says about the table)
     "A table of out-of-fold predictions as a CVTResult, with every check and note of `ciauto bbc`."
     notes = []
-    target = bbc_target_options(args)  # option checks first: no file read, no heavy import
     check_bootstraps(args)
+    if args.layout == "items" or args.items is not None:
+        return load_item_scores(args, notes)
+    target = bbc_target_options(args)  # option checks first: no file read, no heavy import
     where = f"--predictions {args.predictions}"
     frame = read_csv(args.predictions, "--predictions", notes)
     import pandas as pd  # read_csv imported it
 
     layout, note = detect_layout(frame, args.layout, where)
     notes += [note] if note else []
+    if layout == "wide" and target.get("label") == "y" and args.label is None and "y" not in frame.columns:
+        raise ValueError(f"{where} has no label column 'y': name it with --label COL; if the table holds a "
+                         "benchmark's per-item scores (a row per item, a column per model, no label), give "
+                         "--layout items")
     meta = table_metadata(frame, args, where)
     if meta["groups"] is not None and args.groups is None:
         notes.append(f"{where}: groups from its column {meta['groups']!r} (as to_oof writes them)")
@@ -1150,6 +1158,44 @@ def load_oof_predictions(args: argparse.Namespace, # the parsed `bbc` or `compar
     notes += [warning] if warning else []
     return result, notes, dict(layout=layout, meta=meta, fold=fold, target=target, frame=frame)
 
+# %% ../nbs/09_cli.ipynb #c0cd0ef9
+ITEM_REFUSED = {"--label": "label", "--time": "time", "--event": "event", "--fold": "fold", "--positive": "positive"}
+
+
+def load_item_scores(args: argparse.Namespace, # the parsed `bbc` or `compare` options, with --layout items
+                     notes: list, # receives one-line notes
+                    ): # (the result, notes, what the report says about the table), as `load_oof_predictions`
+    "A benchmark's item-score table (a row per item, a column per model) as `from_item_scores` reads it."
+    given = [option for option, key in ITEM_REFUSED.items() if getattr(args, key) is not None]
+    given += ["--metric"] if args.metric not in (None, "mean_score") else []
+    if given:
+        raise ValueError(f"{' and '.join(given)}: not for --layout items; an item-score table has no label, folds or "
+                         "classes (a row per item, a column per model's score on it; the metric is mean_score)")
+    if args.layout not in (None, "items"):
+        raise ValueError(f"--items names the item column of an item-score table, but --layout {args.layout} was "
+                         "given; give --layout items")
+    if args.method == "bbc-f":
+        raise ValueError("--method bbc-f resamples folds, and an item-score table has none: BBC resamples the items "
+                         "(--groups COL: whole subtasks)")
+    where = f"--predictions {args.predictions}"
+    frame = read_csv(args.predictions, "--predictions", notes)
+    items = args.items if args.items is not None else ("item" if "item" in frame.columns else None)
+    for option, column in (("--items", items), ("--groups", args.groups)):
+        if column is not None:
+            complete_column(frame, column, where, option)
+    if items is None:
+        notes.append(f"{where}: no item column 'item': items are named by their row number, from 0 (name the id column with --items)")
+    from ciauto.adapters import from_item_scores
+
+    with captured_warnings(notes):
+        try:
+            result = from_item_scores(frame, items=items, groups=args.groups)
+        except (ValueError, TypeError) as error:
+            message = re.sub(r"^(items|groups)\b", r"--\1", str(error)).removeprefix("scores: ")
+            raise type(error)(f"{where}: {message}") from None
+    meta = {"metric": "mean_score", "groups": args.groups, "winner_rule": "pooled"}
+    return result, notes, dict(layout="items", meta=meta, fold=None, target={}, frame=frame)
+
 # %% ../nbs/09_cli.ipynb #15bd0c5a
 def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
                    ) -> Report:
@@ -1165,15 +1211,19 @@ def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
     corrected = runs[0][1]  # every run corrects the same winner, chosen by the recorded rule
     how = ("its mean over folds" if getattr(result, "winner_rule", "fold_mean") == "fold_mean" else
            "its value on all rows pooled")
-    target_text = (f"target (time {args.time!r}, event {args.event!r})" if args.time else
+    target_text = ("per-item scores, the metric their mean" if layout == "items" else
+                   f"target (time {args.time!r}, event {args.event!r})" if args.time else
                    f"label {target['label']!r}" + (f", positive class {as_written(positive)}" if positive is not None
                                                    else ""))
+    chosen = (f"apparent {result.metric} of the winner: {corrected.apparent:.4f} ({how}; the best of {n_cfg}, so "
+              "optimistic)" if fold else f"winner chosen on all rows (no folds): {corrected.winner_name}")
+    if layout == "items":
+        chosen = (f"apparent mean score of the leader: {corrected.apparent:.4f} (the highest of {n_cfg} on all items, "
+                  "so optimistic)")
     lines = [f"predictions: {args.predictions} ({layout}); {len(result.y)} rows, {n_cfg} configurations"
              + (f", {result.n_folds} folds" if fold else ", no folds")
              + (f", {n_groups} groups in {meta['groups']!r}" if n_groups else "") + f"; {target_text}",
-             f"winner: {corrected.winner_name}",
-             f"apparent {result.metric} of the winner: {corrected.apparent:.4f} ({how}; the best of {n_cfg}, so "
-             "optimistic)" if fold else f"winner chosen on all rows (no folds): {corrected.winner_name}",
+             f"winner: {corrected.winner_name}", chosen,
              "", f"bias-corrected {result.metric} of the winner ({args.bootstraps} bootstraps, {level} interval):",
              table.to_string(float_format=lambda v: f"{v:.4f}"), REPORT_HINT]
     record = {**options_record(args), "layout": layout, "n_rows": int(len(result.y)), "metric": result.metric,
@@ -1181,7 +1231,7 @@ def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
               "winner_column": int(corrected.winner), "winner_rule": getattr(result, "winner_rule", None) if fold else "pooled",
               "configurations": result.configurations["name"].tolist(),
               "bbc": bbc_record(runs)}
-    return Report("\n".join(lines), record, table, notes)
+    return Report("\n".join(lines), record, table.assign(seed=args.seed), notes)  # the CSV records the seed too
 
 # %% ../nbs/09_cli.ipynb #6cd8671a
 def add_compare_arguments(parser: argparse.ArgumentParser, # the `compare` subparser
@@ -1269,7 +1319,7 @@ def run_compare_command(args: argparse.Namespace, # the parsed `compare` options
               "top_k": strip(top.to_dict())}
     if args.plot:
         notes.append(save_compare_plot(gain, top, args.plot))
-    return Report("\n".join(lines), record, table, notes)
+    return Report("\n".join(lines), record, table.assign(seed=args.seed), notes)  # the CSV records the seed too
 
 # %% ../nbs/09_cli.ipynb #5a65961c
 COMMANDS = {  # name -> (declare options, run, one-line help)

@@ -282,8 +282,17 @@ class TopKResult:
         if ax is None:
             _, ax = plt.subplots(figsize=(8, 0.9 + 0.4 * self.k))
         rows = np.arange(self.k)[::-1]
-        ax.hlines(rows, self.ci_low, self.ci_high, color="tab:blue", lw=6, alpha=0.35,
+        # an unbounded metric (a benchmark's mean_score) has open ends at ±inf: drawn to just past the points, with an arrow
+        seen = np.concatenate([v[np.isfinite(v)] for v in (self.lower, self.estimates, self.apparent)])
+        pad = 0.1 * max(float(np.ptp(seen)), 1e-3)
+        low = np.where(np.isfinite(self.ci_low), self.ci_low, seen.min() - pad)
+        high = np.where(np.isfinite(self.ci_high), self.ci_high, seen.max() + pad)
+        ax.hlines(rows, low, high, color="tab:blue", lw=6, alpha=0.35,
                   label=f"{100 * self.confidence_level:g}% simultaneous")
+        for ends, marker in ((self.ci_high, ">"), (self.ci_low, "<")):
+            open_ = ~np.isfinite(ends)
+            if open_.any():
+                ax.plot(np.where(ends > 0, high, low)[open_], rows[open_], marker, color="tab:blue", alpha=0.6)
         ax.plot(self.estimates, rows, "ko", label="estimate")
         ax.plot(self.apparent, rows, "x", color="tab:red", label="CV value")
         ax.set_yticks(rows, [f"{j + 1}. {n}" for j, n in enumerate(self.names)])
