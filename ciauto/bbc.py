@@ -12,7 +12,7 @@ from functools import partial
 import numpy as np
 from numba import njit
 
-from ._checks import (ConfidenceInterval, QUANTILES, WINNER_RULES, as_array, as_float_array, as_fold_ids,
+from ._checks import (CI_ALIASES, ConfidenceInterval, DeprecatedAliases, QUANTILES, WINNER_RULES, as_array, as_float_array, as_fold_ids,
                             binary_codes, check_bool, check_choice, check_fold_classes, check_int, check_memory,
                             check_n_jobs, check_probability, check_same_length, cv_winner,
                             fold_ids_from_splits, group_codes, interval_dict, order_statistic, repeated_fold_ids, result_dict,
@@ -934,7 +934,7 @@ def _interval(distribution, sign, metric, confidence_level, alternative, quantil
 
 # %% ../nbs/03_bbc.ipynb #b523f109
 @dataclass(frozen=True, repr=False, eq=False)
-class BBCResult:
+class BBCResult(DeprecatedAliases):
     """What `bbc` returns: the winner's bias-corrected performance, its interval and the bootstrap distribution.
 
     **The one "bias".** `apparent` is the winner's value under the selection rule used (`winner_rule`): its mean
@@ -959,6 +959,7 @@ class BBCResult:
     winner_name: str = ""  # the winner's configuration name (from a CVTResult), else its column index
     winner_rule: str = ""  # the selection rule the winner and `apparent` come from: "fold_mean" or "pooled"
     selection_metric: str = ""  # the metric the winner was selected by (in CV and in every draw): `metric`, unless bbc was given a `report_metric`
+    _deprecated = CI_ALIASES  # ci_low/ci_high warn when read (they go in the release after 0.1)
 
     def __repr__(self):
         level = f"{100 * self.confidence_level:g}%"

@@ -28,7 +28,7 @@ from .metrics import pr_auc_from_points, pr_points_merge
 
 # %% auto #0
 __all__ = ['METHODS', 'MIN_CALIBRATION', 'DKWM_VARIANTS', 'TABLE_COLUMNS', 'OPENOOD_METRICS', 'asymptotic_constant',
-           'asymptotic_delta', 'Band', 'BandOptions', 'as_band_options', 'get_band', 'calibration_band',
+           'asymptotic_delta', 'calibration_band', 'Band', 'BandOptions', 'as_band_options', 'get_band',
            'marginal_pvalues', 'conformal_pvalues', 'correct_pvalues', 'ConformalMetrics', 'conformal_metrics',
            'conformal_auroc', 'conformal_fpr_at_tpr', 'conformal_table', 'ConformalSelection', 'conformal_selection',
            'outlier_scores', 'ConformalDetector', 'openood_table']
@@ -48,7 +48,7 @@ def _check_scores(x, name):
         raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype}")
     return as_float_array(arr, name)
 
-
+# %% ../nbs/07_conformal.ipynb #6ab10085
 def _mc_random_state(random_state):
     "An int seed (kept as an int: it seeds numpy.random.RandomState, as the reference code) or a Generator."
     return legacy_seed(random_state, "random_state")  # the layer's rule for the reference code's legacy stream
@@ -62,14 +62,14 @@ def _simes_band(n: int, delta: float, k: int) -> np.ndarray:
     b[n - j.astype(np.int64)] = -np.expm1(log_a)  # b_i = 1 - a_{n+1-i}; b_i sits at index i - 1 = n - j
     return b
 
-
+# %% ../nbs/07_conformal.ipynb #4c1b4968
 def _dkwm_band(n: int, delta: float, variant: str) -> np.ndarray:
     eps = math.sqrt(math.log(2 / delta) / (2 * n))
     i = np.arange(1, n + 1, dtype=np.float64)
     base = {"reference": i / (n + 1), "textbook": i / n, "tight": (i - 1) / n}[variant]
     return np.append(np.minimum(1.0, base + eps), 1.0)
 
-
+# %% ../nbs/07_conformal.ipynb #e69db585
 def asymptotic_constant(n: int,  # number of calibration scores, >= 3
                         delta: float,  # crossing probability in (0, 1)
                        ) -> float:
@@ -79,7 +79,7 @@ def asymptotic_constant(n: int,  # number of calibration scores, >= 3
     return (-math.log(-math.log1p(-delta)) + 2 * loglog + 0.5 * math.log(loglog) - 0.5 * math.log(math.pi)) \
         / math.sqrt(2 * loglog)
 
-
+# %% ../nbs/07_conformal.ipynb #80411ba6
 def asymptotic_delta(n: int,  # number of calibration scores, >= 3
                      c: float,  # the constant c_n
                     ) -> float:
@@ -89,14 +89,14 @@ def asymptotic_delta(n: int,  # number of calibration scores, >= 3
     z = c * math.sqrt(2 * loglog) - 2 * loglog - 0.5 * math.log(loglog) + 0.5 * math.log(math.pi)
     return -math.expm1(-math.exp(-z))
 
-
+# %% ../nbs/07_conformal.ipynb #d112eeb2
 def _asymptotic_band(n: int, delta: float) -> np.ndarray:
     i = np.arange(1, n + 1, dtype=np.float64)
     b = np.minimum(1.0, i / n + asymptotic_constant(n, delta) * np.sqrt(i * (n - i)) / n**1.5)
     # beyond i ~ n - c^2/4 the uncapped curve bends down; raising a bound keeps it valid
     return np.append(np.maximum.accumulate(b), 1.0)
 
-
+# %% ../nbs/07_conformal.ipynb #5e79fa1e
 def _extended_weights(n: int) -> np.ndarray:
     "w_i = sqrt(i(n-i))/n^1.5 up to K = n // 2, continued linearly with the slope of its last step."
     K = n // 2
@@ -106,7 +106,7 @@ def _extended_weights(n: int) -> np.ndarray:
     w[K:] = w[K - 1] + slope * (i[K:] - K)
     return w
 
-
+# %% ../nbs/07_conformal.ipynb #3b71ac1b
 def _monte_carlo_band(n: int, delta: float, k: int, c: float) -> np.ndarray:
     i = np.arange(1, n + 1, dtype=np.float64)
     linear = i / n + c * _extended_weights(n)
@@ -119,7 +119,7 @@ _CHUNK_VALUES = 1 << 21  # uniforms per simulation chunk (16 MB)
 def _draw_uniforms(rng, rows: int, n: int) -> np.ndarray:
     return uniforms(rng, (rows, n))
 
-
+# %% ../nbs/07_conformal.ipynb #af6d4d58
 def _chunk_statistics(u, simes, grid, weights):
     "Per row of uniforms: crosses the Simes band?, and c* = max_i (U_(i) - i/n) / w_i (sorts `u` in place)."
     u.sort(axis=1)
@@ -128,7 +128,7 @@ def _chunk_statistics(u, simes, grid, weights):
     u /= weights
     return crosses, u.max(axis=1)
 
-
+# %% ../nbs/07_conformal.ipynb #d8599b52
 def _simulate_statistics(n, delta, k, n_simulations, random_state, chunk_values=_CHUNK_VALUES, n_jobs=None):
     "Per simulated sample: whether it crosses the Simes band, and the c above which it no longer crosses the line."
     rng = legacy_stream(random_state)  # RandomState(seed) for an int seed, as the reference runs; a Generator as it is
@@ -141,7 +141,7 @@ def _simulate_statistics(n, delta, k, n_simulations, random_state, chunk_values=
         delayed(_chunk_statistics)(u, simes, grid, weights) for u in chunks)  # drawn in order, one at a time
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
-
+# %% ../nbs/07_conformal.ipynb #f3e71aba
 def _calibrate_c(n, delta, k, n_simulations, random_state, n_jobs=None):
     "(c, delta_hat, at_floor) of the Monte Carlo band, equal to where the reference bisection converges."
     crosses, c_star = _simulate_statistics(n, delta, k, n_simulations, random_state, n_jobs=n_jobs)
@@ -165,6 +165,26 @@ def _calibrate_c(n, delta, k, n_simulations, random_state, n_jobs=None):
         ceiling = 1 - _MC_EDGE - _MC_STEP
         return asymptotic_constant(n, ceiling), ceiling, False
     return c, asymptotic_delta(n, c), False
+
+# %% ../nbs/07_conformal.ipynb #24f06daf
+def calibration_band(n: int,  # number of calibration scores
+                     delta: float,  # crossing probability in (0, 1)
+                     *,
+                     method="simes",  # "simes", "dkwm", "asymptotic", "monte_carlo", or a BandOptions
+                     k: int | None = None,  # simes and monte_carlo: Simes parameter (default n // 2)
+                     n_simulations: int = 10_000,  # monte_carlo: simulated calibration sets
+                     random_state=None,  # monte_carlo: int >= 0, SeedSequence, Generator or None
+                     dkwm_variant: str = "reference",  # dkwm: "reference", "textbook" or "tight"
+                     c: float | None = None,  # monte_carlo: build from this c instead of simulating
+                     delta_hat: float | None = None,  # monte_carlo: build from this delta_hat instead
+                     n_jobs: int | None = None,  # monte_carlo: threads for the simulation (same band for any value)
+                    ) -> np.ndarray:  # b_1..b_{n+1} (read-only; b_i at index i - 1, b_{n+1} = 1)
+    "The calibration band b_1..b_{n+1} for `n` calibration scores (Bates et al., 2023)."
+    options = dict(k=k, n_simulations=n_simulations, random_state=random_state, dkwm_variant=dkwm_variant, c=c,
+                   delta_hat=delta_hat, n_jobs=n_jobs)
+    if isinstance(method, BandOptions):  # keep its own fields unless another value was passed here
+        options = {name: value for name, value in options.items() if not _is_default(name, value)}
+    return get_band(n, delta, method=method, **options).upper
 
 # %% ../nbs/07_conformal.ipynb #469c3135
 @dataclass(frozen=True)
@@ -215,24 +235,7 @@ class BandOptions:
     n_jobs: int | None = None  # monte_carlo: threads for the simulation (the band is the same for any value)
 
     def __post_init__(self):
-        check_choice(self.method, "method", METHODS)
-        check_choice(self.dkwm_variant, "dkwm_variant", DKWM_VARIANTS)
-        if self.k is not None:
-            if self.method not in ("simes", "monte_carlo"):
-                raise ValueError(f"k applies to the simes and monte_carlo bands only, not to {self.method!r}")
-            check_int(self.k, "k", minimum=1)
-        if self.method != "monte_carlo" and (self.c is not None or self.delta_hat is not None):
-            raise ValueError("c and delta_hat apply to the monte_carlo band only")
-        if self.c is not None and self.delta_hat is not None:
-            raise ValueError("give at most one of c and delta_hat")
-        if self.c is not None:
-            object.__setattr__(self, "c", check_real(self.c, "c", minimum=0))
-        if self.delta_hat is not None:
-            object.__setattr__(self, "delta_hat", check_probability(self.delta_hat, "delta_hat"))
-        object.__setattr__(self, "n_simulations", check_int(self.n_simulations, "n_simulations", minimum=1))
-        check_n_jobs(self.n_jobs)
-        if self.method == "monte_carlo":
-            _mc_random_state(self.random_state)  # rejects a bad seed now, not at the first band
+        _check_band_options(self)
 
     def band(self,
              n: int,  # number of calibration scores
@@ -241,7 +244,29 @@ class BandOptions:
         "The (cached, read-only) band for `n` calibration scores at level `delta`."
         return _band(self, check_int(n, "n", minimum=1), check_probability(delta, "delta"))
 
+# %% ../nbs/07_conformal.ipynb #571a3262
+def _check_band_options(options: BandOptions):
+    "Refuse options that no band takes (`BandOptions.__post_init__`); `c`, `delta_hat` and `n_simulations` are stored as checked."
+    check_choice(options.method, "method", METHODS)
+    check_choice(options.dkwm_variant, "dkwm_variant", DKWM_VARIANTS)
+    if options.k is not None:
+        if options.method not in ("simes", "monte_carlo"):
+            raise ValueError(f"k applies to the simes and monte_carlo bands only, not to {options.method!r}")
+        check_int(options.k, "k", minimum=1)
+    if options.method != "monte_carlo" and (options.c is not None or options.delta_hat is not None):
+        raise ValueError("c and delta_hat apply to the monte_carlo band only")
+    if options.c is not None and options.delta_hat is not None:
+        raise ValueError("give at most one of c and delta_hat")
+    if options.c is not None:
+        object.__setattr__(options, "c", check_real(options.c, "c", minimum=0))
+    if options.delta_hat is not None:
+        object.__setattr__(options, "delta_hat", check_probability(options.delta_hat, "delta_hat"))
+    object.__setattr__(options, "n_simulations", check_int(options.n_simulations, "n_simulations", minimum=1))
+    check_n_jobs(options.n_jobs)
+    if options.method == "monte_carlo":
+        _mc_random_state(options.random_state)  # rejects a bad seed now, not at the first band
 
+# %% ../nbs/07_conformal.ipynb #ad41e8dc
 def as_band_options(method="simes",  # a band name or a BandOptions
                     **options,  # BandOptions fields to set (or, for a BandOptions, to replace)
                    ) -> BandOptions:
@@ -258,7 +283,7 @@ def _freeze(arr):
     arr.setflags(write=False)
     return arr
 
-
+# %% ../nbs/07_conformal.ipynb #d082d60f
 def _monte_carlo_c(n, delta, k, c, delta_hat, n_simulations, random_state, n_jobs):
     "(c, delta_hat, at_floor): given, or calibrated by simulation (the Monte Carlo correction of Bates et al. 2023; Novello et al. 2024, App. A, eq. 15)."
     if c is not None:
@@ -275,7 +300,7 @@ def _monte_carlo_c(n, delta, k, c, delta_hat, n_simulations, random_state, n_job
                       "The band depends on the draws; another random_state may differ.", stacklevel=5)
     return c, delta_hat, at_floor
 
-
+# %% ../nbs/07_conformal.ipynb #8a81b954
 def _build_band(n, delta, method, k, dkwm_variant, n_simulations, random_state, c, delta_hat, n_jobs=None) -> Band:
     at_floor = False
     if method == "simes":
@@ -328,49 +353,12 @@ def get_band(n: int,  # number of calibration scores
     "The (cached) `Band` with its Monte Carlo details."
     return as_band_options(method, **options).band(n, delta)
 
-
-def calibration_band(n: int,  # number of calibration scores
-                     delta: float,  # crossing probability in (0, 1)
-                     *,
-                     method="simes",  # "simes", "dkwm", "asymptotic", "monte_carlo", or a BandOptions
-                     k: int | None = None,  # simes and monte_carlo: Simes parameter (default n // 2)
-                     n_simulations: int = 10_000,  # monte_carlo: simulated calibration sets
-                     random_state=None,  # monte_carlo: int >= 0, SeedSequence, Generator or None
-                     dkwm_variant: str = "reference",  # dkwm: "reference", "textbook" or "tight"
-                     c: float | None = None,  # monte_carlo: build from this c instead of simulating
-                     delta_hat: float | None = None,  # monte_carlo: build from this delta_hat instead
-                     n_jobs: int | None = None,  # monte_carlo: threads for the simulation (same band for any value)
-                    ) -> np.ndarray:  # b_1..b_{n+1} (read-only; b_i at index i - 1, b_{n+1} = 1)
-    "The calibration band b_1..b_{n+1} for `n` calibration scores (Bates et al., 2023)."
-    options = dict(k=k, n_simulations=n_simulations, random_state=random_state, dkwm_variant=dkwm_variant, c=c,
-                   delta_hat=delta_hat, n_jobs=n_jobs)
-    if isinstance(method, BandOptions):  # keep its own fields unless another value was passed here
-        options = {name: value for name, value in options.items() if not _is_default(name, value)}
-    return get_band(n, delta, method=method, **options).upper
-
-
+# %% ../nbs/07_conformal.ipynb #f4990f8a
 def _is_default(name, value):
     default = getattr(BandOptions, name)
     return value is default or (type(value) is type(default) and value == default)
 
-# %% ../nbs/07_conformal.ipynb #6ceda709
-def _counts_at_least(sorted_calibration: np.ndarray, values: np.ndarray) -> np.ndarray:
-    "#{i : s_i >= v} for every v, by binary search in the ascending calibration scores."
-    return sorted_calibration.size - np.searchsorted(sorted_calibration, values, side="left")
-
-
-def _oriented(scores, name, higher_is_ood):
-    scores = _check_scores(scores, name)
-    return scores if check_bool(higher_is_ood, "higher_is_ood") else -scores
-
-
-def _calibration_counts(calibration_scores, test_scores, higher_is_ood):
-    "(n, #{i: s_i >= s(x)} per test point) with the scores oriented so that higher = more OOD."
-    calibration = np.sort(_oriented(calibration_scores, "calibration_scores", higher_is_ood))
-    test = _oriented(test_scores, "test_scores", higher_is_ood)
-    return calibration.size, _counts_at_least(calibration, test)
-
-
+# %% ../nbs/07_conformal.ipynb #bc51eb46
 def marginal_pvalues(calibration_scores,  # n ID scores not used to fit the detector
                      test_scores,  # scores of the points to test
                      *,
@@ -380,7 +368,7 @@ def marginal_pvalues(calibration_scores,  # n ID scores not used to fit the dete
     n, counts = _calibration_counts(calibration_scores, test_scores, higher_is_ood)
     return (1.0 + counts) / (n + 1)
 
-
+# %% ../nbs/07_conformal.ipynb #cecb0abe
 def conformal_pvalues(calibration_scores,  # n ID scores not used to fit the detector
                       test_scores,  # scores of the points to test
                       *,
@@ -393,7 +381,24 @@ def conformal_pvalues(calibration_scores,  # n ID scores not used to fit the det
     n, counts = _calibration_counts(calibration_scores, test_scores, higher_is_ood)
     return as_band_options(method).band(n, delta).upper[counts]
 
+# %% ../nbs/07_conformal.ipynb #6ceda709
+def _counts_at_least(sorted_calibration: np.ndarray, values: np.ndarray) -> np.ndarray:
+    "#{i : s_i >= v} for every v, by binary search in the ascending calibration scores."
+    return sorted_calibration.size - np.searchsorted(sorted_calibration, values, side="left")
 
+# %% ../nbs/07_conformal.ipynb #98e3a25e
+def _oriented(scores, name, higher_is_ood):
+    scores = _check_scores(scores, name)
+    return scores if check_bool(higher_is_ood, "higher_is_ood") else -scores
+
+# %% ../nbs/07_conformal.ipynb #2674b37b
+def _calibration_counts(calibration_scores, test_scores, higher_is_ood):
+    "(n, #{i: s_i >= s(x)} per test point) with the scores oriented so that higher = more OOD."
+    calibration = np.sort(_oriented(calibration_scores, "calibration_scores", higher_is_ood))
+    test = _oriented(test_scores, "test_scores", higher_is_ood)
+    return calibration.size, _counts_at_least(calibration, test)
+
+# %% ../nbs/07_conformal.ipynb #1527f066
 def correct_pvalues(pvalues,  # p-values in (0, 1]
                     band,  # a Band, or b_1..b_{n+1}
                    ) -> np.ndarray:  # h(p) per p-value
@@ -412,20 +417,20 @@ def correct_pvalues(pvalues,  # p-values in (0, 1]
 def _check_tpr_level(tpr_level):
     return check_real(tpr_level, "tpr_level", minimum=0, maximum=1, open_minimum=True)
 
-
+# %% ../nbs/07_conformal.ipynb #3132c34f
 def _sorted_pair(id_scores, ood_scores, higher_is_ood):
     id_sorted = np.sort(_oriented(id_scores, "id_scores", higher_is_ood))
     ood_sorted = np.sort(_oriented(ood_scores, "ood_scores", higher_is_ood))
     return id_sorted, ood_sorted
 
-
+# %% ../nbs/07_conformal.ipynb #af8f1b3b
 def _tie_counts(id_sorted, ood_sorted):
     "(g, e): #{i: s_i > o_j} and #{i: s_i >= o_j} per OOD score (sorted queries make the searches cache-friendly)."
     n = id_sorted.size
     return n - np.searchsorted(id_sorted, ood_sorted, side="right"), n - np.searchsorted(id_sorted, ood_sorted,
                                                                                             side="left")
 
-
+# %% ../nbs/07_conformal.ipynb #a03db068
 def _threshold_at_tpr(ood_sorted, tpr_level):
     "tau_beta: the t*-th largest OOD score, t* the smallest count with t*/M >= beta in floating point."
     M = ood_sorted.size
@@ -436,7 +441,7 @@ def _threshold_at_tpr(ood_sorted, tpr_level):
         t += 1
     return ood_sorted[M - t]
 
-
+# %% ../nbs/07_conformal.ipynb #dfde4f40
 def _auroc_terms(g, e, band):
     n = band.n
     classical = 1.0 - (g.sum(dtype=np.float64) + e.sum(dtype=np.float64)) / (2.0 * n * g.size)
@@ -484,14 +489,7 @@ class ConformalMetrics:
     _lower: np.ndarray = field(default=None, repr=False, compare=False)  # the band's lower bounds a_1..a_n (for `curves`)
 
     def __repr__(self):
-        beta = f"{100 * self.tpr_level:g}"
-        mc = f", c={self.c:.3f}{' (floor)' if self.c is not None and self.at_floor else ''}" if self.c is not None \
-            else ""
-        return (f"ConformalMetrics(method={self.method!r}, delta={self.delta:g}{mc}, n={self.n_calibration}, "
-                f"M={self.n_ood}; AUROC {self.auroc:.4f} -> conformal {self.conformal_auroc:.4f} "
-                f"[upper {self.conformal_auroc_upper:.4f}]; FPR@TPR{beta} {self.fpr_at_tpr:.4f} -> conformal "
-                f"{self.conformal_fpr_at_tpr:.4f} [lower {self.conformal_fpr_at_tpr_lower:.4f}]; "
-                f"AUPR-IN {self.aupr_in:.4f}, AUPR-OUT {self.aupr_out:.4f})")
+        return _metrics_repr(self)
 
     @property
     def confidence_level(self) -> float:
@@ -525,38 +523,60 @@ class ConformalMetrics:
     def curves(self) -> dict:
         """The conformal ROC points (Novello et al. 2024, Sec. 4: conformal FPR on the x-axis) over every distinct pooled score: `tpr` and the x-coordinates `fpr`
         (classical), `fpr_upper` (b_{m+1}) and `fpr_lower` (a_m), each starting at 0 and ending at 1."""
-        thresholds = np.unique(np.concatenate((self._id_sorted, self._ood_sorted)))[::-1]
-        n, M = self.n_calibration, self.n_ood
-        m = _counts_at_least(self._id_sorted, thresholds)
-        t = _counts_at_least(self._ood_sorted, thresholds)
-        zero = np.zeros(1, dtype=np.int64)
-        m, t = np.concatenate((zero, m)), np.concatenate((zero, t))  # the +inf threshold flags nothing
-        tpr = np.concatenate(([0.0], t / M, [1.0]))
-        return {"tpr": tpr, "fpr": np.concatenate(([0.0], m / n, [1.0])),
-                "fpr_upper": np.concatenate(([0.0], self.band[m], [1.0])),
-                "fpr_lower": np.concatenate(([0.0], self._lower[m], [1.0]))}
+        return _conformal_curves(self)
 
     def plot(self,
              ax=None,  # matplotlib Axes to draw on (a new figure when None)
             ):
         "Classical ROC with the conformal upper and lower FPR curves, the FPR@TPR operating points marked."
-        if ax is None:
-            _, ax = plt.subplots(figsize=(5, 5))
-        cv = self.curves()
-        ax.plot(cv["fpr"], cv["tpr"], color="C0", label=f"classical (AUROC {self.auroc:.3f})")
-        ax.plot(cv["fpr_upper"], cv["tpr"], color="C3",
-                label=f"FPR upper bound b(m+1) (conformal AUROC {self.conformal_auroc:.3f})")
-        ax.plot(cv["fpr_lower"], cv["tpr"], color="C2", ls="--",
-                label=f"FPR lower bound a(m) (upper AUROC {self.conformal_auroc_upper:.3f})")
-        y = self.tpr_level
-        ax.plot([self.conformal_fpr_at_tpr_lower, self.conformal_fpr_at_tpr], [y, y], color="0.4", lw=1)
-        ax.scatter([self.fpr_at_tpr, self.conformal_fpr_at_tpr, self.conformal_fpr_at_tpr_lower], [y, y, y],
-                   color=["C0", "C3", "C2"], zorder=3, s=18)
-        ax.plot([0, 1], [0, 1], color="0.8", lw=0.8, zorder=0)
-        ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="FPR (ID flagged)", ylabel="TPR (OOD flagged)",
-               title=f"{self.method}, δ = {self.delta:g}, n = {self.n_calibration}")
-        ax.legend(loc="lower right", fontsize=8)
-        return ax
+        return _plot_conformal_roc(self, ax)
+
+# %% ../nbs/07_conformal.ipynb #e8abd998
+def _conformal_curves(result: ConformalMetrics) -> dict:
+    "The points of `ConformalMetrics.curves`: tpr, fpr, fpr_upper (b_{m+1}) and fpr_lower (a_m), from 0 to 1."
+    thresholds = np.unique(np.concatenate((result._id_sorted, result._ood_sorted)))[::-1]
+    n, M = result.n_calibration, result.n_ood
+    m = _counts_at_least(result._id_sorted, thresholds)
+    t = _counts_at_least(result._ood_sorted, thresholds)
+    zero = np.zeros(1, dtype=np.int64)
+    m, t = np.concatenate((zero, m)), np.concatenate((zero, t))  # the +inf threshold flags nothing
+    tpr = np.concatenate(([0.0], t / M, [1.0]))
+    return {"tpr": tpr, "fpr": np.concatenate(([0.0], m / n, [1.0])),
+            "fpr_upper": np.concatenate(([0.0], result.band[m], [1.0])),
+            "fpr_lower": np.concatenate(([0.0], result._lower[m], [1.0]))}
+
+# %% ../nbs/07_conformal.ipynb #537f64ce
+def _plot_conformal_roc(result: ConformalMetrics, ax=None):
+    "The picture of `ConformalMetrics.plot`: the classical ROC and the conformal upper and lower FPR curves."
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 5))
+    cv = result.curves()
+    ax.plot(cv["fpr"], cv["tpr"], color="C0", label=f"classical (AUROC {result.auroc:.3f})")
+    ax.plot(cv["fpr_upper"], cv["tpr"], color="C3",
+            label=f"FPR upper bound b(m+1) (conformal AUROC {result.conformal_auroc:.3f})")
+    ax.plot(cv["fpr_lower"], cv["tpr"], color="C2", ls="--",
+            label=f"FPR lower bound a(m) (upper AUROC {result.conformal_auroc_upper:.3f})")
+    y = result.tpr_level
+    ax.plot([result.conformal_fpr_at_tpr_lower, result.conformal_fpr_at_tpr], [y, y], color="0.4", lw=1)
+    ax.scatter([result.fpr_at_tpr, result.conformal_fpr_at_tpr, result.conformal_fpr_at_tpr_lower], [y, y, y],
+               color=["C0", "C3", "C2"], zorder=3, s=18)
+    ax.plot([0, 1], [0, 1], color="0.8", lw=0.8, zorder=0)
+    ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="FPR (ID flagged)", ylabel="TPR (OOD flagged)",
+           title=f"{result.method}, δ = {result.delta:g}, n = {result.n_calibration}")
+    ax.legend(loc="lower right", fontsize=8)
+    return ax
+
+# %% ../nbs/07_conformal.ipynb #63698c3d
+def _metrics_repr(result: ConformalMetrics) -> str:
+    "The repr of a `ConformalMetrics`: the band, the sizes and each classical value with its conformal bound."
+    beta = f"{100 * result.tpr_level:g}"
+    mc = f", c={result.c:.3f}{' (floor)' if result.c is not None and result.at_floor else ''}" if result.c is not None \
+        else ""
+    return (f"ConformalMetrics(method={result.method!r}, delta={result.delta:g}{mc}, n={result.n_calibration}, "
+            f"M={result.n_ood}; AUROC {result.auroc:.4f} -> conformal {result.conformal_auroc:.4f} "
+            f"[upper {result.conformal_auroc_upper:.4f}]; FPR@TPR{beta} {result.fpr_at_tpr:.4f} -> conformal "
+            f"{result.conformal_fpr_at_tpr:.4f} [lower {result.conformal_fpr_at_tpr_lower:.4f}]; "
+            f"AUPR-IN {result.aupr_in:.4f}, AUPR-OUT {result.aupr_out:.4f})")
 
 # %% ../nbs/07_conformal.ipynb #3669a3e8
 def conformal_metrics(id_scores,  # n ID scores: the calibration set (not used to fit the detector)
@@ -597,7 +617,7 @@ def conformal_auroc(id_scores,  # n ID (calibration) scores
     band = as_band_options(method).band(id_sorted.size, delta)
     return float(_auroc_terms(*_tie_counts(id_sorted, ood_sorted), band)[1])
 
-
+# %% ../nbs/07_conformal.ipynb #f83108c3
 def conformal_fpr_at_tpr(id_scores,  # n ID (calibration) scores
                          ood_scores,  # M OOD scores
                          *,
@@ -703,46 +723,29 @@ class ConformalSelection:
              ax=None,  # matplotlib Axes to draw on (a new figure when None)
             ):
         "Sorted p-values against their rank, with the BH line alpha * i / m; flagged points in red."
-        if ax is None:
-            _, ax = plt.subplots(figsize=(5, 3.5))
-        order = np.argsort(self.pvalues, kind="stable")
-        i = np.arange(1, order.size + 1)
-        flagged = self.selected[order]
-        ax.scatter(i[~flagged], self.pvalues[order][~flagged], s=8, color="C0", label="not flagged")
-        ax.scatter(i[flagged], self.pvalues[order][flagged], s=8, color="C3", label=f"flagged ({self.n_selected})")
-        ax.plot(i, self.alpha * i / order.size, color="k", lw=1, label=f"BH line α i / m (α = {self.alpha:g})")
-        ax.set(xlabel="rank i of the p-value", ylabel="conformal p-value", yscale="log", title="conformal selection")
-        ax.legend(fontsize=8, loc="lower right")
-        return ax
+        return _plot_selection(self, ax)
 
     def __repr__(self):
         kind = "marginal" if self.delta is None else f"calibration-conditional ({self.method}, delta={self.delta:g})"
         return (f"ConformalSelection({self.n_selected} of {self.selected.size} test points flagged at FDR "
                 f"alpha={self.alpha:g}; {kind} p-values, n={self.n_calibration})")
 
-# %% ../nbs/07_conformal.ipynb #616f48fb
-def _selection_pvalues(calibration_scores, test_scores, delta, method, higher_is_ood):
-    "(p-values, the smallest p-value any test point can get, n) for marginal (delta None) or conditional p-values."
-    n, counts = _calibration_counts(calibration_scores, test_scores, higher_is_ood)
-    if delta is None:
-        return (1.0 + counts) / (n + 1), 1 / (n + 1), n
-    upper = as_band_options(method).band(n, delta).upper
-    return upper[counts], float(upper[0]), n
+# %% ../nbs/07_conformal.ipynb #813a98af
+def _plot_selection(result: ConformalSelection, ax=None):
+    "The picture of `ConformalSelection.plot`: sorted p-values against their rank, with the BH line."
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 3.5))
+    order = np.argsort(result.pvalues, kind="stable")
+    i = np.arange(1, order.size + 1)
+    flagged = result.selected[order]
+    ax.scatter(i[~flagged], result.pvalues[order][~flagged], s=8, color="C0", label="not flagged")
+    ax.scatter(i[flagged], result.pvalues[order][flagged], s=8, color="C3", label=f"flagged ({result.n_selected})")
+    ax.plot(i, result.alpha * i / order.size, color="k", lw=1, label=f"BH line α i / m (α = {result.alpha:g})")
+    ax.set(xlabel="rank i of the p-value", ylabel="conformal p-value", yscale="log", title="conformal selection")
+    ax.legend(fontsize=8, loc="lower right")
+    return ax
 
-
-def _select(pvalues, alpha, delta, method, n_calibration, smallest) -> ConformalSelection:
-    if smallest > alpha:  # BH flags nothing unless some p-value is <= alpha
-        kind = "marginal" if delta is None else f"calibration-conditional (delta={delta:g})"
-        need = f" (at least {math.ceil(1 / alpha) - 1})" if delta is None else ""
-        warnings.warn(f"with n={n_calibration} calibration scores the smallest possible {kind} p-value is "
-                      f"{smallest:.3g} > alpha={alpha:g}: no test point can be flagged; use more calibration "
-                      f"points{need} or a larger alpha", stacklevel=3)
-    adjusted = false_discovery_control(pvalues, method="bh")
-    return ConformalSelection(selected=adjusted <= alpha, pvalues=pvalues, adjusted=adjusted, alpha=alpha,
-                              delta=delta, method=None if delta is None else as_band_options(method).method,
-                              n_calibration=n_calibration)
-
-
+# %% ../nbs/07_conformal.ipynb #6042c4d9
 def conformal_selection(calibration_scores,  # n ID scores not used to fit the detector
                         test_scores,  # m scores of the points to screen
                         *,
@@ -757,6 +760,28 @@ def conformal_selection(calibration_scores,  # n ID scores not used to fit the d
         delta = check_probability(delta, "delta")
     pvalues, smallest, n = _selection_pvalues(calibration_scores, test_scores, delta, method, higher_is_ood)
     return _select(pvalues, alpha, delta, method, n, smallest)
+
+# %% ../nbs/07_conformal.ipynb #616f48fb
+def _selection_pvalues(calibration_scores, test_scores, delta, method, higher_is_ood):
+    "(p-values, the smallest p-value any test point can get, n) for marginal (delta None) or conditional p-values."
+    n, counts = _calibration_counts(calibration_scores, test_scores, higher_is_ood)
+    if delta is None:
+        return (1.0 + counts) / (n + 1), 1 / (n + 1), n
+    upper = as_band_options(method).band(n, delta).upper
+    return upper[counts], float(upper[0]), n
+
+# %% ../nbs/07_conformal.ipynb #5f1fb83a
+def _select(pvalues, alpha, delta, method, n_calibration, smallest) -> ConformalSelection:
+    if smallest > alpha:  # BH flags nothing unless some p-value is <= alpha
+        kind = "marginal" if delta is None else f"calibration-conditional (delta={delta:g})"
+        need = f" (at least {math.ceil(1 / alpha) - 1})" if delta is None else ""
+        warnings.warn(f"with n={n_calibration} calibration scores the smallest possible {kind} p-value is "
+                      f"{smallest:.3g} > alpha={alpha:g}: no test point can be flagged; use more calibration "
+                      f"points{need} or a larger alpha", stacklevel=3)
+    adjusted = false_discovery_control(pvalues, method="bh")
+    return ConformalSelection(selected=adjusted <= alpha, pvalues=pvalues, adjusted=adjusted, alpha=alpha,
+                              delta=delta, method=None if delta is None else as_band_options(method).method,
+                              n_calibration=n_calibration)
 
 # %% ../nbs/07_conformal.ipynb #3af27863
 def outlier_scores(detector,  # a fitted detector with score_samples or decision_function
@@ -799,17 +824,7 @@ class ConformalDetector:
             y=None,  # ignored (scikit-learn's signature)
            ) -> "ConformalDetector":
         "Split the inliers, fit the detector on one part and keep the sorted OOD scores of the other."
-        X = np.asarray(X)
-        if X.ndim != 2 or X.shape[0] < 2:
-            raise ValueError(f"X must be a 2-D array of at least 2 inliers, got shape {X.shape}")
-        order = as_generator(self.random_state).permutation(X.shape[0])
-        n_cal = min(X.shape[0] - 1, max(1, round(self.calibration_share * X.shape[0])))
-        try:
-            self.detector_ = clone(self.detector).fit(X[order[n_cal:]])
-        except (TypeError, ValueError) as err:
-            raise type(err)(f"X: {type(self.detector).__name__} could not be fitted on it ({err})") from err
-        self.calibration_scores_ = np.sort(self.score(X[order[:n_cal]]))
-        return self
+        return _fit_and_calibrate(self, X)
 
     def score(self,
               X,  # rows to score
@@ -851,6 +866,21 @@ class ConformalDetector:
     def __repr__(self):
         fitted = f", n_calibration={self.calibration_scores_.size}" if hasattr(self, "calibration_scores_") else ""
         return f"ConformalDetector({self.detector!r}, calibration_share={self.calibration_share:g}{fitted})"
+
+# %% ../nbs/07_conformal.ipynb #f087dc92
+def _fit_and_calibrate(model: ConformalDetector, X) -> ConformalDetector:
+    "`ConformalDetector.fit`: split the inliers, fit a clone of the detector on one part, score the other."
+    X = np.asarray(X)
+    if X.ndim != 2 or X.shape[0] < 2:
+        raise ValueError(f"X must be a 2-D array of at least 2 inliers, got shape {X.shape}")
+    order = as_generator(model.random_state).permutation(X.shape[0])
+    n_cal = min(X.shape[0] - 1, max(1, round(model.calibration_share * X.shape[0])))
+    try:
+        model.detector_ = clone(model.detector).fit(X[order[n_cal:]])
+    except (TypeError, ValueError) as err:
+        raise type(err)(f"X: {type(model.detector).__name__} could not be fitted on it ({err})") from err
+    model.calibration_scores_ = np.sort(model.score(X[order[:n_cal]]))
+    return model
 
 # %% ../nbs/07_conformal.ipynb #8e833afb
 OPENOOD_METRICS = ("AUROC", "conformal AUROC", "FPR@TPR95", "conformal FPR@TPR95")

@@ -6,13 +6,13 @@
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ._checks import result_dict
+from ._checks import patch_to, result_dict, result_from_dict
 
 # %% auto #0
 __all__ = ['CVTResult']
@@ -52,116 +52,125 @@ class CVTResult:
         return 0 if self.folds is None else int(np.max(self.folds)) + 1
 
     @property
-    def n_fits(self) -> int:
-        "Fits done by the successful configurations."
-        return int(self._completed.sum())
+    def _completed(self) -> np.ndarray:  # per column, the folds it was cross-validated on (all F without dropping)
+        return np.full(self.predictions.shape[1], self.n_folds) if self.completed_folds is None else \
+            np.asarray(self.completed_folds)
 
     @property
-    def fits_saved(self) -> int:
-        "Fits skipped because a configuration had been dropped."
-        return int(self.predictions.shape[1] * self.n_folds - self._completed.sum())
-
-    @property
-    def _completed(self) -> np.ndarray:
-        if self.completed_folds is None:
-            return np.full(self.predictions.shape[1], self.n_folds)
-        return np.asarray(self.completed_folds)
-
-    @property
-    def _dropped(self) -> np.ndarray:
+    def _dropped(self) -> np.ndarray:  # per column, the fold after which it was dropped (−1: never)
         return np.full(self.predictions.shape[1], -1) if self.dropped_at is None else np.asarray(self.dropped_at)
 
-    @property
-    def cv_scores(self) -> np.ndarray:
-        "Mean over the completed folds of each column's fold performance."
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            return np.nanmean(self.fold_scores, axis=0)
+# %% ../nbs/02a_cvt_result.ipynb #44654d60
+@patch_to(CVTResult, as_prop=True)
+def cv_scores(self) -> np.ndarray:
+    "Mean over the completed folds of each column's fold performance."
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmean(self.fold_scores, axis=0)
 
-    @property
-    def winner_name(self) -> str:
-        "The CV winner's configuration name."
-        return self.configurations.loc[self.configurations["column"] == self.winner, "name"].iloc[0]
+# %% ../nbs/02a_cvt_result.ipynb #65e94eaf
+@patch_to(CVTResult, as_prop=True)
+def winner_name(self) -> str:
+    "The CV winner's configuration name."
+    return self.configurations.loc[self.configurations["column"] == self.winner, "name"].iloc[0]
 
-    @property
-    def apparent(self) -> float:
-        "The winner's cross-validated performance (optimistic: see BBC)."
-        return float(self.cv_scores[self.winner])
+# %% ../nbs/02a_cvt_result.ipynb #7ff2dd43
+@patch_to(CVTResult, as_prop=True)
+def apparent(self) -> float:
+    "The winner's cross-validated performance (optimistic: see BBC)."
+    return float(self.cv_scores[self.winner])
 
-    def survivors(self) -> CVTResult:
-        "The result restricted to the configurations never dropped: the set BBC-CV bootstraps after BBCD-CV."
-        keep = np.flatnonzero(self._dropped == -1)
-        if len(keep) == self.predictions.shape[1]:
-            return self
-        remap = {int(c): k for k, c in enumerate(keep)}
-        table = self.configurations.copy()
-        table["column"] = pd.array([pd.NA if pd.isna(c) else remap.get(int(c), pd.NA) for c in table["column"]],
-                                   dtype="Int64")
-        return CVTResult(self.predictions[:, keep], self.y, self.folds, table, self.fold_scores[:, keep],
-                         remap[self.winner], self.final_model, self.metric, self.classes, self.pos_label,
-                         self._completed[keep], self._dropped[keep], self.greater_is_better, self.groups,
-                         self.winner_rule)
+# %% ../nbs/02a_cvt_result.ipynb #452f8eda
+@patch_to(CVTResult, as_prop=True)
+def n_fits(self) -> int:
+    "Fits done by the successful configurations."
+    return int(self._completed.sum())
 
-    def to_frame(self) -> pd.DataFrame:
-        "One row per configuration: name, family, status, column, cv_score, completed_folds, dropped_at, fit_seconds."
-        return self.configurations.copy()
+# %% ../nbs/02a_cvt_result.ipynb #a73d6737
+@patch_to(CVTResult, as_prop=True)
+def fits_saved(self) -> int:
+    "Fits skipped because a configuration had been dropped."
+    return int(self.predictions.shape[1] * self.n_folds - self._completed.sum())
 
-    def to_dict(self) -> dict:
-        """Every field by the package's rule (`result_dict`: arrays in full, NaN as None), the configurations as row
-        records and the metric as its name, plus `winner_name`, `apparent`, `n_fits` and `fits_saved`; the refit
-        `final_model` is left out."""
-        return result_dict(self, omit=("final_model",), metric=self.metric_name,
-                           completed_folds=self._completed, dropped_at=self._dropped, winner_name=self.winner_name,
-                           apparent=self.apparent, n_fits=self.n_fits, fits_saved=self.fits_saved)
+# %% ../nbs/02a_cvt_result.ipynb #94216753
+@patch_to(CVTResult)
+def survivors(self) -> CVTResult:
+    "The result restricted to the configurations never dropped: the set BBC-CV bootstraps after BBCD-CV."
+    keep = np.flatnonzero(self._dropped == -1)
+    if len(keep) == self.predictions.shape[1]:
+        return self
+    remap = {int(c): k for k, c in enumerate(keep)}
+    table = self.configurations.copy()
+    table["column"] = pd.array([pd.NA if pd.isna(c) else remap.get(int(c), pd.NA) for c in table["column"]],
+                               dtype="Int64")
+    return CVTResult(self.predictions[:, keep], self.y, self.folds, table, self.fold_scores[:, keep],
+                     remap[self.winner], self.final_model, self.metric, self.classes, self.pos_label,
+                     self._completed[keep], self._dropped[keep], self.greater_is_better, self.groups,
+                     self.winner_rule)
 
-    @classmethod
-    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
-                 ) -> CVTResult: # equal to the result saved
-        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
-        from ciauto._checks import result_from_dict
-        back = result_from_dict(cls, d, final_model=None)  # the refit model is not saved
-        from dataclasses import replace
-        plain = replace(back, completed_folds=None, dropped_at=None)  # every fold run, nothing dropped
-        return replace(back,  # to_dict writes these two in full: None again where they say just that
-            completed_folds=None if np.array_equal(back._completed, plain._completed) else back.completed_folds,
-            dropped_at=None if np.array_equal(back._dropped, plain._dropped) else back.dropped_at)
+# %% ../nbs/02a_cvt_result.ipynb #593e740d
+@patch_to(CVTResult)
+def to_frame(self) -> pd.DataFrame:
+    "One row per configuration: name, family, status, column, cv_score, completed_folds, dropped_at, fit_seconds."
+    return self.configurations.copy()
 
-    def __repr__(self) -> str:
-        failed = int((self.configurations["status"] == "failed").sum())
-        dropped = int((self._dropped >= 0).sum())
-        return (f"CVTResult(n_samples={len(self.y)}, n_configurations={self.predictions.shape[1]}"
-                f"{f' (+{failed} failed)' if failed else ''}, n_folds={self.n_folds}"
-                f"{f', dropped={dropped}, fits={self.n_fits} (saved {self.fits_saved})' if dropped else ''}"
-                f"{'' if self.pos_label is None else f', pos_label={self.pos_label!r}'}, "
-                f"winner={self.winner} {self.winner_name!r}, {self.metric_name}={self.apparent:.4f})")
+# %% ../nbs/02a_cvt_result.ipynb #88a047e5
+@patch_to(CVTResult)
+def to_dict(self) -> dict:
+    """Every field by the package's rule (`result_dict`: arrays in full, NaN as None), the configurations as row
+    records and the metric as its name, plus `winner_name`, `apparent`, `n_fits` and `fits_saved`; the refit
+    `final_model` is left out."""
+    return result_dict(self, omit=("final_model",), metric=self.metric_name,
+                       completed_folds=self._completed, dropped_at=self._dropped, winner_name=self.winner_name,
+                       apparent=self.apparent, n_fits=self.n_fits, fits_saved=self.fits_saved)
 
-    def plot(self,
-             ax=None,  # matplotlib axes to draw on (default: a new figure)
-             ):
-        "Every configuration's CV performance (mean ± 1 s.e. over its folds), sorted; dropped ones hollow; the winner red."
-        import matplotlib.pyplot as plt
+# %% ../nbs/02a_cvt_result.ipynb #d39e5ff3
+@patch_to(CVTResult, cls_method=True)
+def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+             ) -> CVTResult: # equal to the result saved
+    "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+    back = result_from_dict(cls, d, final_model=None)  # the refit model is not saved
+    plain = replace(back, completed_folds=None, dropped_at=None)  # every fold run, nothing dropped
+    return replace(back,  # to_dict writes these two in full: None again where they say just that
+        completed_folds=None if np.array_equal(back._completed, plain._completed) else back.completed_folds,
+        dropped_at=None if np.array_equal(back._dropped, plain._dropped) else back.dropped_at)
 
-        if ax is None:
-            _, ax = plt.subplots(figsize=(7, 3.5))
-        elif not hasattr(ax, "errorbar"):
-            raise TypeError(f"ax must be a matplotlib Axes or None, got {type(ax).__name__}")
-        scores = self.cv_scores
-        order = np.argsort(scores if self.greater_is_better else -scores, kind="mergesort")
-        n = np.maximum(self._completed, 1)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            spread = np.nan_to_num(np.nanstd(self.fold_scores, axis=0, ddof=1) / np.sqrt(n))
-        rank = np.arange(len(order))
-        kept = self._dropped[order] == -1
-        ax.errorbar(rank[kept], scores[order][kept], yerr=spread[order][kept], fmt="o", ms=3, color="0.35",
-                    ecolor="0.75", label="configurations")
-        if (~kept).any():
-            ax.errorbar(rank[~kept], scores[order][~kept], yerr=spread[order][~kept], fmt="o", ms=4, mfc="none",
-                        color="C0", ecolor="0.85", label=f"dropped early ({int((~kept).sum())})")
-        at = int(np.flatnonzero(order == self.winner)[0])
-        ax.plot(at, self.apparent, "o", color="C3", ms=7, label=f"winner: {self.winner_name}")
-        ax.set_xlabel("configuration (sorted by CV performance)")
-        ax.set_ylabel(f"cross-validated {self.metric_name}")
-        ax.legend(loc="best", fontsize="small")
-        return ax
+# %% ../nbs/02a_cvt_result.ipynb #ee7f91d1
+@patch_to(CVTResult)
+def __repr__(self) -> str:
+    failed = int((self.configurations["status"] == "failed").sum())
+    dropped = int((self._dropped >= 0).sum())
+    return (f"CVTResult(n_samples={len(self.y)}, n_configurations={self.predictions.shape[1]}"
+            f"{f' (+{failed} failed)' if failed else ''}, n_folds={self.n_folds}"
+            f"{f', dropped={dropped}, fits={self.n_fits} (saved {self.fits_saved})' if dropped else ''}"
+            f"{'' if self.pos_label is None else f', pos_label={self.pos_label!r}'}, "
+            f"winner={self.winner} {self.winner_name!r}, {self.metric_name}={self.apparent:.4f})")
 
+# %% ../nbs/02a_cvt_result.ipynb #0bb8590b
+@patch_to(CVTResult)
+def plot(self,
+         ax=None,  # matplotlib axes to draw on (default: a new figure)
+         ):
+    "Every configuration's CV performance (mean ± 1 s.e. over its folds), sorted; dropped ones hollow; the winner red."
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 3.5))
+    elif not hasattr(ax, "errorbar"):
+        raise TypeError(f"ax must be a matplotlib Axes or None, got {type(ax).__name__}")
+    scores = self.cv_scores
+    order = np.argsort(scores if self.greater_is_better else -scores, kind="mergesort")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        spread = np.nan_to_num(np.nanstd(self.fold_scores, axis=0, ddof=1) / np.sqrt(np.maximum(self._completed, 1)))
+    rank, kept = np.arange(len(order)), self._dropped[order] == -1
+    ax.errorbar(rank[kept], scores[order][kept], yerr=spread[order][kept], fmt="o", ms=3, color="0.35",
+                ecolor="0.75", label="configurations")
+    if (~kept).any():
+        ax.errorbar(rank[~kept], scores[order][~kept], yerr=spread[order][~kept], fmt="o", ms=4, mfc="none",
+                    color="C0", ecolor="0.85", label=f"dropped early ({int((~kept).sum())})")
+    at = int(np.flatnonzero(order == self.winner)[0])
+    ax.plot(at, self.apparent, "o", color="C3", ms=7, label=f"winner: {self.winner_name}")
+    ax.set(xlabel="configuration (sorted by CV performance)", ylabel=f"cross-validated {self.metric_name}")
+    ax.legend(loc="best", fontsize="small")
+    return ax

@@ -70,7 +70,7 @@ def _sha256_of(path: Path) -> str:
             digest.update(block)
     return digest.hexdigest()
 
-
+# %% ../nbs/01_datasets.ipynb #fa90efda
 def _verified(path: Path, entry: pd.Series) -> Path:
     "`path` if its sha256 is the manifest's for `entry`; otherwise a ValueError naming the path."
     found = _sha256_of(path)
@@ -133,7 +133,7 @@ def _places(data_home) -> list[str]:
             f"CIAUTO_DATA ({os.environ['CIAUTO_DATA']})" if os.environ.get("CIAUTO_DATA") else "CIAUTO_DATA (not set)",
             f"the checkout's shared/data ({checkout})" if checkout else "the checkout's shared/data (none)"]
 
-
+# %% ../nbs/01_datasets.ipynb #243bed28
 def _missing_message(entry: pd.Series, data_home) -> str:
     "Which file is missing, where it was looked for, and how to get it."
     how = f"put {entry['file']} in a folder and set CIAUTO_DATA to it (or pass data_home=)"
@@ -151,7 +151,7 @@ def _network_available(host="www.openml.org", port=443, timeout=3.0) -> bool:
     except OSError:
         return False
 
-
+# %% ../nbs/01_datasets.ipynb #e9166e6c
 def _fetch_openml(entry: pd.Series) -> tuple[pd.DataFrame, pd.Series]:
     "Download a table from OpenML (needs a network; `openml` is imported only here)."
     import openml
@@ -169,7 +169,7 @@ def _read_table(path: Path) -> tuple[pd.DataFrame, pd.Series]:
     frame = pd.read_csv(path, keep_default_na=False, na_values=[""])
     return frame.iloc[:, :-1], frame.iloc[:, -1]
 
-
+# %% ../nbs/01_datasets.ipynb #7ac72bac
 def _read_npz(path: Path) -> tuple[np.ndarray, np.ndarray]:
     with np.load(path, allow_pickle=False) as arrays:
         return np.asarray(arrays["X"], dtype=np.float64), np.asarray(arrays["y"]).astype(np.int64)
@@ -217,7 +217,7 @@ def load_dataset(name: str, # a name from `list_datasets()` (ADBench names with 
         return X, y
     return X.iloc[positions].reset_index(drop=True), y.iloc[positions].reset_index(drop=True)
 
-
+# %% ../nbs/01_datasets.ipynb #4ccd62de
 def load_adbench(name: str, # an ADBench name, with or without the `adbench_` prefix (e.g. "cardio")
                  *, data_home=None, # a folder holding dataset files, searched before CIAUTO_DATA
                 ) -> tuple[np.ndarray, np.ndarray]: # `X` (float64, n×p) and `y` (int, 1 = anomaly)

@@ -24,7 +24,7 @@ from scipy.stats import rankdata
 from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
 
-from ._checks import (ConfidenceInterval, QUANTILES, as_array, as_binary_labels, as_float_array, as_generator,
+from ._checks import (CI_ALIASES, ConfidenceInterval, DeprecatedAliases, QUANTILES, as_array, as_binary_labels, as_float_array, as_generator,
                             as_seed_sequence, binary_codes, check_bool, check_choice, check_fold_ids, check_int,
                             check_n_jobs, check_probability, check_real, check_same_length, cv_winner, interval_dict,
                             keyed_child, make_folds, order_statistic_rank, result_dict)
@@ -1046,11 +1046,11 @@ def conservative_z_bound(configuration, # the configuration (a scikit-learn esti
 
 # %% ../nbs/05_intervals.ipynb #52277e7e
 @dataclass(frozen=True, repr=False)
-class NCVResult:
+class NCVResult(DeprecatedAliases):
     "Bates, Hastie & Tibshirani's nested-CV estimate and interval for the error (or performance) of the fitted model."
     estimate: float # Err̂_NCV − bias: the bias-corrected point estimate
-    ci_low: float # the interval's lower end; alias of `confidence_interval.low`
-    ci_high: float # the interval's upper end; alias of `confidence_interval.high`
+    ci_low: float # the interval's lower end; alias of `confidence_interval.low` (deprecated: goes after 0.1)
+    ci_high: float # the interval's upper end; alias of `confidence_interval.high` (deprecated: goes after 0.1)
     confidence_level: float # 1 − α
     alternative: str # "two-sided", "greater" (a lower bound) or "less" (an upper bound)
     se: float # the interval's standard error: the naive SE at n rows × the inflation
@@ -1065,6 +1065,7 @@ class NCVResult:
     n_fits: int # models fitted
     statistic: str # the metric's name, or "loss" for a per-row loss
     greater_is_better: bool # the statistic's direction
+    _deprecated = CI_ALIASES  # ci_low/ci_high warn when read (they go in the release after 0.1)
 
     @property
     def confidence_interval(self) -> ConfidenceInterval:

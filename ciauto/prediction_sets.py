@@ -19,7 +19,7 @@ from scipy.special import softmax
 from sklearn.base import clone
 from sklearn.neighbors import NearestNeighbors
 
-from ._checks import (as_array, as_float_array, as_generator, check_bool, check_choice, check_int,
+from ._checks import (Registry, as_array, as_float_array, as_generator, check_bool, check_choice, check_int,
                             check_probability, check_real, class_codes, order_statistic_rank, result_dict,
                             sorted_labels)
 from .conformal import outlier_scores
@@ -49,7 +49,7 @@ def _score_matrix(scores, name: str, n_classes: int | None = None) -> np.ndarray
         raise ValueError(f"{name} must be finite (no NaN or inf)")
     return arr
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #b8976dc6
 def _class_labels(labels, name: str, n: int, n_classes: int) -> np.ndarray:
     "Integer column indices 0..K-1, one per score row (the layer's `class_codes`; a boolean is no column index here)."
     arr = as_array(labels, name)
@@ -65,7 +65,7 @@ def lac_scores(probabilities,  # n x K, higher = more plausible
     "LAC nonconformity 1 - p(y | x) for every class."
     return 1.0 - _score_matrix(probabilities, "probabilities")
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #0c34806c
 def _aps(probabilities, u, lam, k_reg):
     "APS/RAPS scores of validated input (see `aps_scores`)."
     order = np.argsort(-probabilities, axis=1, kind="stable")
@@ -80,7 +80,7 @@ def _aps(probabilities, u, lam, k_reg):
     np.put_along_axis(out, order, e, axis=1)
     return out
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #07a22371
 def aps_scores(probabilities,  # n x K, higher = more plausible
                u=None,  # one uniform in [0, 1] per row (randomised APS), or None for u = 1
                lam: float = 0.0,  # RAPS penalty per rank beyond `k_reg`
@@ -121,7 +121,7 @@ def _aps_true(p, y, u, lam, k_reg):
         out[i] = e
     return out
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #e4bbd9a6
 _TOP = 8  # ranks found by the second scan of a row (sets are mostly small; a longer set sorts the row)
 
 
@@ -183,7 +183,6 @@ def _aps_sets(p, u, threshold, lam, k_reg):
             before += row[best]
     return sets
 
-
 # %% ../nbs/07b_prediction_sets.ipynb #3d7a0c58
 SCORE_OPTIONS = ("lam", "k_reg")  # the per-call options of `conformal_sets` that a registered score may take
 
@@ -194,7 +193,7 @@ def _at_most(nonconformity,  # m x K nonconformity of the test points
     "The split-conformal set: every class whose nonconformity is at most the threshold (Mondrian: one per class)."
     return nonconformity <= threshold
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #6617d18d
 @dataclass(frozen=True)
 class SetScore:
     "A nonconformity score of `conformal_sets`, registered by name: its score, its set rule and its options."
@@ -215,8 +214,8 @@ class SetScore:
         extra = "; ".join(filter(None, [", ".join(flags), options]))
         return f"SetScore({self.name!r}{' [' + extra + ']' if extra else ''}: {self.description})"
 
-
-_SET_SCORES: dict[str, SetScore] = {}
+# %% ../nbs/07b_prediction_sets.ipynb #6293f037
+_SET_SCORES = Registry("score", hint="add one with register_set_score")  # name → SetScore
 
 
 def register_set_score(name: str,  # the `method` name of `conformal_sets`
@@ -233,8 +232,6 @@ def register_set_score(name: str,  # the `method` name of `conformal_sets`
                       ) -> SetScore:
     """Register a nonconformity score for `conformal_sets(method=name)`. Options outside `SCORE_OPTIONS` are fixed at
     registration instead (e.g. with `functools.partial`), one registered name per setting."""
-    if not isinstance(name, str) or not name:
-        raise TypeError(f"name must be a non-empty string, got {name!r}")
     for fn, what in ((score, "score"), (sets, "sets"), (check, "check")):
         if fn is not None and not callable(fn):
             raise TypeError(f"{what} must be callable, got {type(fn).__name__}")
@@ -243,50 +240,46 @@ def register_set_score(name: str,  # the `method` name of `conformal_sets`
     if unknown:
         raise ValueError(f"options {unknown} are not per-call options of conformal_sets {list(SCORE_OPTIONS)}; fix "
                          "them at registration instead (functools.partial), one registered name per setting")
-    if name in _SET_SCORES and not replace:
-        raise ValueError(f"a score named {name!r} is already registered; pass replace=True to overwrite it")
     entry = SetScore(name, score, sets or _at_most, options, check, check_bool(randomizable, "randomizable"),
                      check_bool(probabilities, "probabilities"), check_bool(nonconformity, "nonconformity"),
                      description or (score.__doc__ or "").strip().split("\n")[0])
-    _SET_SCORES[name] = entry
-    return entry
+    return _SET_SCORES.add(name, entry, replace=replace)
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #dec45c2c
 def unregister_set_score(name: str,  # the name of a registered score
                         ) -> None:
     "Remove a registered score."
-    get_set_score(name)
-    del _SET_SCORES[name]
+    del _SET_SCORES[get_set_score(name).name]
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #682eefa8
 def list_set_scores() -> list[str]:
     "Names of the registered scores (the valid `method` values of `conformal_sets`), in registration order."
-    return list(_SET_SCORES)
+    return _SET_SCORES.names()
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #b2f0a6b2
 def get_set_score(name,  # a registered score's name (a `SetScore` passes through)
                  ) -> SetScore:
     "The registered score called `name`; an unknown name is refused with the registered ones listed."
     if isinstance(name, SetScore):
         return name
-    return _SET_SCORES[check_choice(name, "method", tuple(_SET_SCORES))]
+    return _SET_SCORES.lookup(name, "method")
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #b0c47ead
 def _lac(probabilities, u):
     "LAC: 1 - p(y | x) (Sadinle et al., 2019)"
     return 1.0 - probabilities
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #5228860a
 def _aps_plain(probabilities, u):
     "APS: the mass ranked before y plus u p(y | x) (Romano et al., 2020)"
     return _aps(probabilities, u, 0.0, 0)
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #7788e27f
 def _raps(probabilities, u, lam, k_reg):
     "RAPS: APS plus lam max(0, rank - k_reg) (Angelopoulos et al., 2021)"
     return _aps(probabilities, u, lam, k_reg)
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #2e1bbf17
 def _check_raps(lam, k_reg):
     return {"lam": check_real(lam, "lam", minimum=0), "k_reg": check_int(k_reg, "k_reg", minimum=0)}
 
@@ -303,15 +296,15 @@ for _name, _score, _settings in _BUILT_IN_SCORES:
 def _lac_true(probabilities, y, u):
     return 1.0 - probabilities[np.arange(y.size), y]
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #043cd6b6
 def _lac_sets(probabilities, u, threshold):
     return 1.0 - probabilities <= threshold
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #121b400a
 def _aps_true_scores(probabilities, y, u, lam=0.0, k_reg=0):
     return _aps_true(probabilities, y, np.ones(len(probabilities)) if u is None else u, float(lam), int(k_reg))
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #66df76b0
 def _aps_set_rows(probabilities, u, threshold, lam=0.0, k_reg=0):
     return _aps_sets(probabilities, np.ones(len(probabilities)) if u is None else u, float(threshold), float(lam),
                      int(k_reg))
@@ -321,19 +314,7 @@ def _aps_set_rows(probabilities, u, threshold, lam=0.0, k_reg=0):
 _ONE_PASS = {_lac: (_lac_true, _lac_sets), _aps_plain: (_aps_true_scores, _aps_set_rows),
              _raps: (_aps_true_scores, _aps_set_rows)}
 
-
-# %% ../nbs/07b_prediction_sets.ipynb #7a2a6b26
-def _threshold(r: np.ndarray, alpha: float) -> tuple[float, int]:
-    "(q_hat, k) of validated scores `r` (possibly empty): the k-th smallest, inf when k > n."
-    k = order_statistic_rank(1 - alpha, r.size + 1)
-    return (math.inf, k) if k > r.size else (float(np.partition(r, k - 1)[k - 1]), k)
-
-
-def _too_few_message(alpha: float, n: int) -> str:
-    return (f"alpha={alpha:g} needs at least {math.ceil(1 / alpha) - 1} calibration points, got n={n}: "
-            "every prediction set holds every class")
-
-
+# %% ../nbs/07b_prediction_sets.ipynb #549101ba
 def conformal_threshold(calibration_nonconformity,  # r_1..r_n of the true labels (1-D, finite)
                         alpha: float,  # miscoverage level in (0, 1)
                        ) -> tuple[float, int]:  # (q_hat, k): the k-th smallest score, inf when k > n
@@ -347,6 +328,17 @@ def conformal_threshold(calibration_nonconformity,  # r_1..r_n of the true label
         warnings.warn(_too_few_message(alpha, r.size), stacklevel=2)
     return q, k
 
+# %% ../nbs/07b_prediction_sets.ipynb #7a2a6b26
+def _threshold(r: np.ndarray, alpha: float) -> tuple[float, int]:
+    "(q_hat, k) of validated scores `r` (possibly empty): the k-th smallest, inf when k > n."
+    k = order_statistic_rank(1 - alpha, r.size + 1)
+    return (math.inf, k) if k > r.size else (float(np.partition(r, k - 1)[k - 1]), k)
+
+# %% ../nbs/07b_prediction_sets.ipynb #5ac5a2b7
+def _too_few_message(alpha: float, n: int) -> str:
+    return (f"alpha={alpha:g} needs at least {math.ceil(1 / alpha) - 1} calibration points, got n={n}: "
+            "every prediction set holds every class")
+
 # %% ../nbs/07b_prediction_sets.ipynb #7eff9d0f
 @dataclass(frozen=True)
 class PredictionSets:
@@ -358,14 +350,20 @@ class PredictionSets:
     rank: int | None  # k = ceil((n + 1)(1 - alpha)), the order statistic used for q_hat (None: Mondrian)
     n_calibration: int  # number of calibration points n
     randomized: bool = False  # APS/RAPS with a uniform u per point at both steps (rule "randomized")
-    lam: float | None = None  # RAPS penalty per rank beyond k_reg
-    k_reg: int | None = None  # RAPS: ranks 1..k_reg go unpenalised
+    options: dict = field(default_factory=dict)  # the score's per-call options as used (RAPS: lam, k_reg; {} for LAC/APS)
     scores: str = "probability"  # what the score matrices held: "probability" or "nonconformity"
     rule: str | None = None  # APS/RAPS: "include_last", "exact" or "randomized" (None for LAC)
     mondrian: bool = False  # one threshold per class (class-conditional calibration)
     class_thresholds: np.ndarray | None = field(default=None, repr=False)  # Mondrian: q_hat of each class
     class_ranks: np.ndarray | None = field(default=None, repr=False)  # Mondrian: k of each class
     class_counts: np.ndarray | None = field(default=None, repr=False)  # Mondrian: calibration points of each class
+
+    def __getattr__(self, name):
+        "A per-call option of the score reads as an attribute: `sets.lam` and `sets.k_reg` of a RAPS result."
+        options = self.__dict__.get("options") or {}
+        if name in options:
+            return options[name]
+        raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
 
     @property
     def sizes(self) -> np.ndarray:
@@ -393,14 +391,7 @@ class PredictionSets:
                        y,  # true classes of the test points (column indices)
                       ) -> pd.DataFrame:  # one row per class: test points, coverage (NaN without points), mean size
         "Coverage and mean set size within each true class (Mondrian calibration makes every coverage >= 1 - alpha)."
-        y = _class_labels(y, "y", self.sets.shape[0], self.sets.shape[1])
-        hit, sizes, K = self.sets[np.arange(y.size), y], self.sizes, self.sets.shape[1]
-        counts = np.bincount(y, minlength=K)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            cover = np.bincount(y, weights=hit, minlength=K) / counts
-            size = np.bincount(y, weights=sizes, minlength=K) / counts
-        return pd.DataFrame({"n_test": counts, "coverage": cover, "mean_size": size},
-                            index=pd.RangeIndex(K, name="class"))
+        return _class_coverage(self, y)
 
     def to_dict(self) -> dict:
         """Every field (the sets in full; the Mondrian fields None without Mondrian) and the summary `n_test`,
@@ -412,8 +403,11 @@ class PredictionSets:
     @classmethod
     def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
                  ) -> PredictionSets: # equal to the result saved
-        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+        """The result back from `to_dict()`: the package's one rule, `result_from_dict`. A dict saved before the options
+        were gathered (`lam`, `k_reg` as fields of their own) loads too."""
         from ciauto._checks import result_from_dict
+        if isinstance(d, dict) and "options" not in d:
+            return result_from_dict(cls, d, options={k: d[k] for k in SCORE_OPTIONS if d.get(k) is not None})
         return result_from_dict(cls, d)
 
     def to_frame(self) -> pd.DataFrame:
@@ -427,33 +421,109 @@ class PredictionSets:
              y=None,  # true classes of the test points, to split the bars into covered / missed
             ):
         "Bar chart of the set sizes; with `y` (true classes) the bars split into covered and missed points."
-        if ax is None:
-            _, ax = plt.subplots(figsize=(5, 3.2))
-        sizes, bins = self.sizes, np.arange(self.sets.shape[1] + 1)
-        if y is None:
-            ax.bar(bins, np.bincount(sizes, minlength=bins.size), color="C0", label="test points")
-        else:
-            hit = self.sets[np.arange(len(y)), _class_labels(y, "y", sizes.size, self.sets.shape[1])]
-            covered = np.bincount(sizes[hit], minlength=bins.size)
-            ax.bar(bins, covered, color="C0", label=f"true class in the set ({hit.mean():.1%})")
-            ax.bar(bins, np.bincount(sizes[~hit], minlength=bins.size), bottom=covered, color="C3", label="missed")
-        ax.margins(y=0.12)
-        ax.set(xlabel="set size", ylabel="test points", xticks=bins,
-               title=f"{self.method.upper()}, α = {self.alpha:g}: mean size {self.mean_size:.2f}")
-        ax.legend(fontsize=8, loc="upper right")
-        return ax
+        return _plot_set_sizes(self, ax, y)
 
     def __repr__(self):
-        extra = f", lam={self.lam:g}, k_reg={self.k_reg}" if self.method == "raps" else ""
-        rule = f", {self.rule}" if self.rule else ""
-        if self.mondrian:
-            finite = self.class_thresholds[np.isfinite(self.class_thresholds)]
-            span = f"{finite.min():.4g}..{finite.max():.4g}" if finite.size else "inf"
-            where = f", mondrian, thresholds {span}"
-        else:
-            where = f", threshold={self.threshold:.4g}"
-        return (f"PredictionSets({self.method}{rule}{extra}, alpha={self.alpha:g}, n={self.n_calibration}{where}; "
-                f"{self.sets.shape[0]} test points, mean size {self.mean_size:.3f}, empty {self.empty_share:.1%})")
+        return _sets_repr(self)
+
+# %% ../nbs/07b_prediction_sets.ipynb #eaee5214
+def _class_coverage(result: PredictionSets, y) -> pd.DataFrame:
+    "The table of `PredictionSets.class_coverage`: per true class, its test points, coverage and mean set size."
+    y = _class_labels(y, "y", result.sets.shape[0], result.sets.shape[1])
+    hit, sizes, K = result.sets[np.arange(y.size), y], result.sizes, result.sets.shape[1]
+    counts = np.bincount(y, minlength=K)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cover = np.bincount(y, weights=hit, minlength=K) / counts
+        size = np.bincount(y, weights=sizes, minlength=K) / counts
+    return pd.DataFrame({"n_test": counts, "coverage": cover, "mean_size": size},
+                        index=pd.RangeIndex(K, name="class"))
+
+# %% ../nbs/07b_prediction_sets.ipynb #617e3762
+def _plot_set_sizes(result: PredictionSets, ax=None, y=None):
+    "The picture of `PredictionSets.plot`: set sizes, split into covered and missed points when `y` is given."
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 3.2))
+    sizes, bins = result.sizes, np.arange(result.sets.shape[1] + 1)
+    if y is None:
+        ax.bar(bins, np.bincount(sizes, minlength=bins.size), color="C0", label="test points")
+    else:
+        hit = result.sets[np.arange(len(y)), _class_labels(y, "y", sizes.size, result.sets.shape[1])]
+        covered = np.bincount(sizes[hit], minlength=bins.size)
+        ax.bar(bins, covered, color="C0", label=f"true class in the set ({hit.mean():.1%})")
+        ax.bar(bins, np.bincount(sizes[~hit], minlength=bins.size), bottom=covered, color="C3", label="missed")
+    ax.margins(y=0.12)
+    ax.set(xlabel="set size", ylabel="test points", xticks=bins,
+           title=f"{result.method.upper()}, α = {result.alpha:g}: mean size {result.mean_size:.2f}")
+    ax.legend(fontsize=8, loc="upper right")
+    return ax
+
+# %% ../nbs/07b_prediction_sets.ipynb #8c1822c2
+def _sets_repr(result: PredictionSets) -> str:
+    "The repr of a `PredictionSets`: the score, its rule and options, the threshold(s) and the sets' sizes."
+    extra = "".join(f", {k}={v:g}" if isinstance(v, float) else f", {k}={v}" for k, v in result.options.items())
+    rule = f", {result.rule}" if result.rule else ""
+    if result.mondrian:
+        finite = result.class_thresholds[np.isfinite(result.class_thresholds)]
+        span = f"{finite.min():.4g}..{finite.max():.4g}" if finite.size else "inf"
+        where = f", mondrian, thresholds {span}"
+    else:
+        where = f", threshold={result.threshold:.4g}"
+    return (f"PredictionSets({result.method}{rule}{extra}, alpha={result.alpha:g}, n={result.n_calibration}{where}; "
+            f"{result.sets.shape[0]} test points, mean size {result.mean_size:.3f}, empty {result.empty_share:.1%})")
+
+# %% ../nbs/07b_prediction_sets.ipynb #d99ed853
+def conformal_sets(calibration_scores,  # n x K per-class scores of the calibration points
+                   calibration_labels,  # their true classes, column indices 0..K-1
+                   test_scores,  # m x K per-class scores of the test points
+                   *,
+                   method: str = "lac",  # a registered score: "lac", "aps", "raps" or your own (`register_set_score`)
+                   alpha: float = 0.1,  # miscoverage level in (0, 1): sets cover with probability >= 1 - alpha
+                   rule: str | None = None,  # APS/RAPS: "include_last" (None: the default), "exact" or "randomized"
+                   randomized: bool = False,  # APS/RAPS: True is rule="randomized" (u ~ U(0, 1) at both steps)
+                   mondrian: bool = False,  # one threshold per class: coverage >= 1 - alpha within every true class
+                   lam: float | None = None,  # RAPS penalty per rank beyond k_reg (default 0.01)
+                   k_reg: int | None = None,  # RAPS: ranks 1..k_reg go unpenalised (default 1)
+                   scores: str = "probability",  # "probability" (higher = more plausible) or "nonconformity"
+                   random_state=0,  # int >= 0 (default 0: the same sets every call), SeedSequence, Generator or None
+                  ) -> PredictionSets:
+    "Split-conformal prediction sets with coverage >= 1 - alpha (LAC, APS, RAPS or a registered score; marginal or per class)."
+    score, scores, rule, options = _check_options(method, scores, rule, randomized, lam, k_reg)
+    alpha = check_probability(alpha, "alpha")
+    mondrian = check_bool(mondrian, "mondrian")
+    cal = _score_matrix(calibration_scores, "calibration_scores")
+    test = _score_matrix(test_scores, "test_scores", cal.shape[1])
+    y = _class_labels(calibration_labels, "calibration_labels", cal.shape[0], cal.shape[1])
+    one_pass = _ONE_PASS.get(score.score) if scores == "probability" and score.sets is _at_most else None
+    if scores == "nonconformity":  # only for a score that allows it (LAC): the matrices are the nonconformity
+        r_cal, r_test = cal, test
+    else:
+        if score.probabilities:
+            for matrix, name in ((cal, "calibration_scores"), (test, "test_scores")):
+                if matrix.min() < 0 or matrix.max() > 1:
+                    raise ValueError(f"{name} must be probabilities in [0, 1] for method={score.name!r}")
+        u_cal = u_test = None
+        if score.randomizable and rule != "exact":
+            rng = as_generator(random_state)
+            u_cal = rng.random(cal.shape[0])
+            u_test = rng.random(test.shape[0]) if rule == "randomized" else np.zeros(test.shape[0])
+        if one_pass is None:  # a registered score's output is checked before it is used
+            r_cal = _nonconformity(score, score.score(cal, u_cal, **options), cal.shape, "calibration")
+            r_test = _nonconformity(score, score.score(test, u_test, **options), test.shape, "test")
+    # a built-in score computes only the true class's score, and the sets in one pass (the same numbers)
+    r_true = r_cal[np.arange(y.size), y] if one_pass is None else one_pass[0](cal, y, u_cal, **options)
+    fields = dict(method=score.name, alpha=alpha, n_calibration=y.size, randomized=rule == "randomized",
+                  options=options, scores=scores, rule=rule, mondrian=mondrian)
+    if mondrian:
+        thresholds, ranks, counts = _mondrian_thresholds(r_true, y, cal.shape[1], alpha)
+        if one_pass is not None:  # one threshold per class: the set is no longer the first ranks
+            r_test = score.score(test, u_test, **options)
+        return PredictionSets(sets=score.sets(r_test, thresholds), threshold=math.nan, rank=None,
+                              class_thresholds=thresholds, class_ranks=ranks, class_counts=counts, **fields)
+    threshold, rank = _threshold(r_true, alpha)
+    if rank > y.size:
+        warnings.warn(_too_few_message(alpha, y.size), stacklevel=2)
+    sets = score.sets(r_test, threshold) if one_pass is None else one_pass[1](test, u_test, threshold, **options)
+    return PredictionSets(sets=sets, threshold=threshold, rank=rank, **fields)
 
 # %% ../nbs/07b_prediction_sets.ipynb #4b0fe603
 APS_RULES = ("include_last", "exact", "randomized")
@@ -463,7 +533,7 @@ def _names(predicate) -> str:
     "The registered scores with a property, as 'aps' or 'raps'."
     return " or ".join(repr(s.name) for s in _SET_SCORES.values() if predicate(s))
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #86cee58b
 def _check_options(method, scores, rule, randomized, lam, k_reg):
     """Validated (score, scores, rule, options): the registered score, the APS rule of a randomizable score (default
     include_last) and the score's options (RAPS: lam = 0.01, k_reg = 1 unless given)."""
@@ -511,7 +581,7 @@ def _nonconformity(score, values, shape: tuple, which: str) -> np.ndarray:
                          "score must be a number for every point and class")
     return out
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #03601322
 def _mondrian_thresholds(r_true, y, n_classes, alpha):
     "Per class: (q_hat, k, number of calibration points), with one warning naming the classes that have too few."
     thresholds, ranks, counts = np.empty(n_classes), np.empty(n_classes, np.int64), np.bincount(y, minlength=n_classes)
@@ -523,60 +593,6 @@ def _mondrian_thresholds(r_true, y, n_classes, alpha):
         warnings.warn(f"mondrian: alpha={alpha:g} needs at least {math.ceil(1 / alpha) - 1} calibration points per "
                       f"class; class(es) {listed} have fewer, so every prediction set holds them", stacklevel=3)
     return thresholds, ranks, counts
-
-
-def conformal_sets(calibration_scores,  # n x K per-class scores of the calibration points
-                   calibration_labels,  # their true classes, column indices 0..K-1
-                   test_scores,  # m x K per-class scores of the test points
-                   *,
-                   method: str = "lac",  # a registered score: "lac", "aps", "raps" or your own (`register_set_score`)
-                   alpha: float = 0.1,  # miscoverage level in (0, 1): sets cover with probability >= 1 - alpha
-                   rule: str | None = None,  # APS/RAPS: "include_last" (None: the default), "exact" or "randomized"
-                   randomized: bool = False,  # APS/RAPS: True is rule="randomized" (u ~ U(0, 1) at both steps)
-                   mondrian: bool = False,  # one threshold per class: coverage >= 1 - alpha within every true class
-                   lam: float | None = None,  # RAPS penalty per rank beyond k_reg (default 0.01)
-                   k_reg: int | None = None,  # RAPS: ranks 1..k_reg go unpenalised (default 1)
-                   scores: str = "probability",  # "probability" (higher = more plausible) or "nonconformity"
-                   random_state=0,  # int >= 0 (default 0: the same sets every call), SeedSequence, Generator or None
-                  ) -> PredictionSets:
-    "Split-conformal prediction sets with coverage >= 1 - alpha (LAC, APS, RAPS or a registered score; marginal or per class)."
-    score, scores, rule, options = _check_options(method, scores, rule, randomized, lam, k_reg)
-    alpha = check_probability(alpha, "alpha")
-    mondrian = check_bool(mondrian, "mondrian")
-    cal = _score_matrix(calibration_scores, "calibration_scores")
-    test = _score_matrix(test_scores, "test_scores", cal.shape[1])
-    y = _class_labels(calibration_labels, "calibration_labels", cal.shape[0], cal.shape[1])
-    one_pass = _ONE_PASS.get(score.score) if scores == "probability" and score.sets is _at_most else None
-    if scores == "nonconformity":  # only for a score that allows it (LAC): the matrices are the nonconformity
-        r_cal, r_test = cal, test
-    else:
-        if score.probabilities:
-            for matrix, name in ((cal, "calibration_scores"), (test, "test_scores")):
-                if matrix.min() < 0 or matrix.max() > 1:
-                    raise ValueError(f"{name} must be probabilities in [0, 1] for method={score.name!r}")
-        u_cal = u_test = None
-        if score.randomizable and rule != "exact":
-            rng = as_generator(random_state)
-            u_cal = rng.random(cal.shape[0])
-            u_test = rng.random(test.shape[0]) if rule == "randomized" else np.zeros(test.shape[0])
-        if one_pass is None:  # a registered score's output is checked before it is used
-            r_cal = _nonconformity(score, score.score(cal, u_cal, **options), cal.shape, "calibration")
-            r_test = _nonconformity(score, score.score(test, u_test, **options), test.shape, "test")
-    # a built-in score computes only the true class's score, and the sets in one pass (the same numbers)
-    r_true = r_cal[np.arange(y.size), y] if one_pass is None else one_pass[0](cal, y, u_cal, **options)
-    fields = dict(method=score.name, alpha=alpha, n_calibration=y.size, randomized=rule == "randomized",
-                  lam=options.get("lam"), k_reg=options.get("k_reg"), scores=scores, rule=rule, mondrian=mondrian)
-    if mondrian:
-        thresholds, ranks, counts = _mondrian_thresholds(r_true, y, cal.shape[1], alpha)
-        if one_pass is not None:  # one threshold per class: the set is no longer the first ranks
-            r_test = score.score(test, u_test, **options)
-        return PredictionSets(sets=score.sets(r_test, thresholds), threshold=math.nan, rank=None,
-                              class_thresholds=thresholds, class_ranks=ranks, class_counts=counts, **fields)
-    threshold, rank = _threshold(r_true, alpha)
-    if rank > y.size:
-        warnings.warn(_too_few_message(alpha, y.size), stacklevel=2)
-    sets = score.sets(r_test, threshold) if one_pass is None else one_pass[1](test, u_test, threshold, **options)
-    return PredictionSets(sets=sets, threshold=threshold, rank=rank, **fields)
 
 # %% ../nbs/07b_prediction_sets.ipynb #ac444f34
 def softmax_scores(nonconformity,  # n x K, lower = more plausible (e.g. a class-conditional distance)
@@ -611,7 +627,7 @@ def _class_groups(features_train, labels_train, features):
         raise ValueError(f"labels_train must hold at least 2 classes, got {classes.size}")
     return train, test, classes, [np.flatnonzero(codes == j) for j in range(classes.size)]
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #c5e12195
 def _knn_distances(train, test, groups, n_neighbors):
     out = np.empty((test.shape[0], len(groups)))
     for j, rows in enumerate(groups):
@@ -626,7 +642,7 @@ def _knn_distances(train, test, groups, n_neighbors):
 def _regularised(cov, shrinkage):
     return cov + shrinkage * np.trace(cov) / cov.shape[0] * np.eye(cov.shape[0])
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #facbf8af
 def _warn_singular(train, groups, covariance, shrinkage, classes):
     "Say when a covariance is singular (fewer points than features): only `shrinkage` then regularises it."
     p = train.shape[1]
@@ -646,7 +662,7 @@ def _warn_singular(train, groups, covariance, shrinkage, classes):
                       "missing directions are scaled by about 1/sqrt(shrinkage)): use covariance='tied', raise "
                       "shrinkage (e.g. 0.1) or reduce the features", stacklevel=3)
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #2bd50405
 def _mahalanobis_distances(train, test, groups, covariance, shrinkage):
     means = [train[rows].mean(axis=0) for rows in groups]
     covs = [np.cov(train[rows], rowvar=False, bias=True).reshape(train.shape[1], -1) for rows in groups]
@@ -664,7 +680,7 @@ def _mahalanobis_distances(train, test, groups, covariance, shrinkage):
         out[:, j] = np.sqrt(np.maximum(0.0, np.einsum("ij,ji->i", diff, cho_solve(factor, diff.T))))
     return out
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #d6b9a6c3
 def _detector_scores(detector, train, test, groups):
     "Column j: the OOD score (`ciauto.conformal.outlier_scores`) of a clone fitted on class j alone."
     return np.column_stack([outlier_scores(clone(detector).fit(train[rows]), test) for rows in groups])

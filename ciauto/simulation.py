@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtri
 
-from ._checks import as_generator, check_choice, check_int, check_real, legacy_stream, result_dict
+from ._checks import (as_generator, check_choice, check_int, check_real, legacy_stream, patch_to,
+    result_dict, result_from_dict)
 
 # %% auto #0
 __all__ = ['AUC_LIMIT', 'SIMULATION_ARGS', 'REFERENCE_LOOP', 'class_counts', 'SimulatedPredictions', 'simulate_predictions',
@@ -25,7 +26,7 @@ def _exact_fraction(value) -> Fraction:
     # The decimal the user typed (0.1, not the binary double just above it), so ⌊0.1·50⌋ is 5 for certain.
     return Fraction(repr(float(value)))
 
-
+# %% ../nbs/04_simulation.ipynb #e3ec3aa8
 def class_counts(n_samples: int, # N rows
                  balance=0.5, # the share of class 0 in (0, 1), or "equal" (1/K each)
                  n_classes: int = 2, # K classes
@@ -58,18 +59,6 @@ class SimulatedPredictions:
         "Every field (Π, labels, folds, the true performances) in full, JSON-safe: the package's rule, `result_dict`."
         return result_dict(self)
 
-    @classmethod
-    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
-                 ) -> SimulatedPredictions: # equal to the result saved
-        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
-        from ciauto._checks import result_from_dict
-        return result_from_dict(cls, d)
-
-    def to_frame(self) -> pd.DataFrame:
-        "One row per configuration: its column of Π and its true performance."
-        return pd.DataFrame({"configuration": np.arange(len(self.true_performance)),
-                             "true_performance": self.true_performance})
-
     def __repr__(self):
         n, c = self.predictions.shape[:2]
         counts = np.bincount(self.y).tolist()
@@ -77,33 +66,49 @@ class SimulatedPredictions:
         return (f"SimulatedPredictions(n_samples={n}, n_configurations={c}, class_counts={counts}, "
                 f"n_folds={self.n_folds}, true_performance: mean={t.mean():.3f}, max={t.max():.3f})")
 
-    def plot(self, ax=None, # matplotlib Axes to draw on (default: a new figure)
-             ):
-        "True AUC of every configuration against its pooled sample AUC (binary) — the scatter the tests check."
-        import matplotlib.pyplot as plt
-        from ciauto.metrics import roc_auc, roc_auc_ovo
-        ax = ax or plt.subplots(figsize=(4.5, 4))[1]
-        if self.predictions.ndim == 2:
-            empirical = [roc_auc(self.y, self.predictions[:, c]) for c in range(self.predictions.shape[1])]
-        else:
-            empirical = [roc_auc_ovo(self.y, self.predictions[:, c, :]) for c in range(self.predictions.shape[1])]
-        ax.scatter(self.true_performance, empirical, s=10, alpha=0.7)
-        lo, hi = min(np.min(empirical), self.true_performance.min()), max(np.max(empirical), self.true_performance.max())
-        ax.plot([lo, hi], [lo, hi], color="grey", lw=1)
-        ax.set(xlabel="true AUC", ylabel="sample AUC", title=f"N = {len(self.y)}")
-        return ax
+# %% ../nbs/04_simulation.ipynb #4561c122
+@patch_to(SimulatedPredictions, cls_method=True)
+def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+             ) -> SimulatedPredictions: # equal to the result saved
+    "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+    return result_from_dict(cls, d)
+
+# %% ../nbs/04_simulation.ipynb #07e1dde2
+@patch_to(SimulatedPredictions)
+def to_frame(self) -> pd.DataFrame:
+    "One row per configuration: its column of Π and its true performance."
+    return pd.DataFrame({"configuration": np.arange(len(self.true_performance)),
+                         "true_performance": self.true_performance})
+
+# %% ../nbs/04_simulation.ipynb #4960e9f5
+@patch_to(SimulatedPredictions)
+def plot(self, ax=None, # matplotlib Axes to draw on (default: a new figure)
+         ):
+    "True AUC of every configuration against its pooled sample AUC (binary) — the scatter the tests check."
+    import matplotlib.pyplot as plt
+    from ciauto.metrics import roc_auc, roc_auc_ovo
+    ax = ax or plt.subplots(figsize=(4.5, 4))[1]
+    if self.predictions.ndim == 2:
+        empirical = [roc_auc(self.y, self.predictions[:, c]) for c in range(self.predictions.shape[1])]
+    else:
+        empirical = [roc_auc_ovo(self.y, self.predictions[:, c, :]) for c in range(self.predictions.shape[1])]
+    ax.scatter(self.true_performance, empirical, s=10, alpha=0.7)
+    lo, hi = min(np.min(empirical), self.true_performance.min()), max(np.max(empirical), self.true_performance.max())
+    ax.plot([lo, hi], [lo, hi], color="grey", lw=1)
+    ax.set(xlabel="true AUC", ylabel="sample AUC", title=f"N = {len(self.y)}")
+    return ax
 
 # %% ../nbs/04_simulation.ipynb #28561cbd
 AUC_LIMIT = 1e-12  # true AUCs are kept in [AUC_LIMIT, 1 − AUC_LIMIT] so that the score shift √2·Φ⁻¹(AUC) is finite
 
-
+# %% ../nbs/04_simulation.ipynb #9e762792
 def _finite_aucs(draws: np.ndarray) -> np.ndarray:
     """Beta draws clipped to [AUC_LIMIT, 1 − AUC_LIMIT]: a draw of exactly 0 or 1 (Beta(1e-9, 1e-9) gives them) would
     need an infinite shift and turn the scores into NaN. The clipped value is the exact true AUC of the generated
     scores, so the truth stays exact; for the paper's Beta parameters no draw comes near the limits."""
     return np.clip(draws, AUC_LIMIT, 1.0 - AUC_LIMIT)
 
-
+# %% ../nbs/04_simulation.ipynb #a9bb9143
 def _class_layout(n_samples, balance, n_classes, n_folds, outcome, max_redraws, rng) -> tuple:
     "Class counts (fixed, or Bernoulli outcomes with every class >= 2 rows) and the checked fold count."
     counts = class_counts(n_samples, balance, n_classes)
@@ -150,9 +155,7 @@ def simulate_predictions(
     n_samples = check_int(n_samples, "n_samples", minimum=4)
     n_configurations = check_int(n_configurations, "n_configurations", minimum=1)
     n_classes = check_int(n_classes, "n_classes", minimum=2)
-    if balance != "equal":
-        if isinstance(balance, bool) or not isinstance(balance, numbers.Real) or not 0 < balance < 1:
-            raise ValueError(f"balance must be a share in (0, 1) or 'equal', got {balance!r}")
+    _check_balance(balance)
     check_choice(outcome, "outcome", ("fixed", "bernoulli"))
     check_choice(score_location, "score_location", ("paper", "reference"))
     max_redraws = check_int(max_redraws, "max_redraws", minimum=1)
@@ -162,26 +165,41 @@ def simulate_predictions(
     folds = np.arange(n_samples) % n_folds
 
     if n_classes == 2:
-        auc = _finite_aucs(rng.beta(beta_a, beta_b, size=n_configurations))
-        mu = np.sqrt(2.0) * ndtri(auc)
-        noise = rng.standard_normal((n_samples, n_configurations))
-        if score_location == "paper":
-            predictions = noise + np.where(y == 1, 1.0, 0.0)[:, None] * mu
-        else:
-            predictions = noise - np.where(y == 0, 1.0, 0.0)[:, None] * mu
+        predictions, auc = _binary_scores(rng, beta_a, beta_b, y, n_configurations, score_location)
         return SimulatedPredictions(predictions, y, folds, auc)
-
     if score_location != "paper":
         raise ValueError("score_location='reference' applies to the binary generator only (n_classes=2)")
+    predictions, truth, pairwise = _multiclass_scores(rng, beta_a, beta_b, y, n_configurations, n_classes)
+    return SimulatedPredictions(predictions, y, folds, truth, pairwise)
+
+# %% ../nbs/04_simulation.ipynb #d6c44acc
+def _check_balance(balance) -> None:
+    "Refuse a balance that is neither a share in (0, 1) nor 'equal'."
+    if balance != "equal":
+        if isinstance(balance, bool) or not isinstance(balance, numbers.Real) or not 0 < balance < 1:
+            raise ValueError(f"balance must be a share in (0, 1) or 'equal', got {balance!r}")
+
+# %% ../nbs/04_simulation.ipynb #d1c8c436
+def _binary_scores(rng, beta_a, beta_b, y, n_configurations, score_location) -> tuple:
+    "(N×C scores, C true AUCs) of the binary generator; the AUCs are drawn before the noise."
+    auc = _finite_aucs(rng.beta(beta_a, beta_b, size=n_configurations))
+    mu = np.sqrt(2.0) * ndtri(auc)
+    noise = rng.standard_normal((len(y), n_configurations))
+    if score_location == "paper":
+        return noise + np.where(y == 1, 1.0, 0.0)[:, None] * mu, auc
+    return noise - np.where(y == 0, 1.0, 0.0)[:, None] * mu, auc
+
+# %% ../nbs/04_simulation.ipynb #b536777a
+def _multiclass_scores(rng, beta_a, beta_b, y, n_configurations, n_classes) -> tuple:
+    "(N×C×K scores, C true one-vs-one AUCs, C×K×K pairwise AUCs) of the multiclass generator."
     pairwise = _finite_aucs(rng.beta(beta_a, beta_b, size=(n_configurations, n_classes, n_classes)))
     diagonal = np.arange(n_classes)
     pairwise[:, diagonal, diagonal] = 0.5
     shift = np.sqrt(2.0) * ndtri(pairwise)  # shift[c, k, l]: column k, sample of class l
-    noise = rng.standard_normal((n_samples, n_configurations, n_classes))
+    noise = rng.standard_normal((len(y), n_configurations, n_classes))
     predictions = noise - np.transpose(shift[:, :, y], (2, 0, 1))
-    off_diagonal = ~np.eye(n_classes, dtype=bool)
-    truth = pairwise[:, off_diagonal].mean(axis=1)
-    return SimulatedPredictions(predictions, y, folds, truth, pairwise)
+    truth = pairwise[:, ~np.eye(n_classes, dtype=bool)].mean(axis=1)
+    return predictions, truth, pairwise
 
 # %% ../nbs/04_simulation.ipynb #f3babd52
 SIMULATION_ARGS = ("beta_a", "beta_b", "n_samples", "n_configurations", "balance", "n_folds", "n_classes")
@@ -205,7 +223,7 @@ def paper_settings() -> pd.DataFrame:
 REFERENCE_LOOP = (("beta", ((9, 6), (24, 6))), ("n_samples", (50, 500)), ("n_configurations", (100, 500)),
                   ("balance", ("equal", 0.1)), ("n_classes", (2, 5)))  # the authors' loop, outermost first
 
-
+# %% ../nbs/04_simulation.ipynb #1e11bec7
 def reference_loop_order() -> list[int]:
     "Rows of `paper_settings()` (its index) in the order the authors' data script draws them."
     grid = paper_settings()
@@ -215,7 +233,7 @@ def reference_loop_order() -> list[int]:
                levels["n_classes"].index(r.n_classes)) for i, r in grid.iterrows()}
     return sorted(key, key=key.get)
 
-
+# %% ../nbs/04_simulation.ipynb #3a1dc10f
 def _reference_counts(n_samples, balance, n_classes) -> tuple:
     "Class counts and fold count as the authors' float arithmetic gives them (cumulative shares, truncated)."
     shares = (np.repeat(1 / n_classes, n_classes) if balance == "equal"
@@ -226,7 +244,7 @@ def _reference_counts(n_samples, balance, n_classes) -> tuple:
         total += counts[-1]
     return np.array(counts), min(10, int(n_samples * shares.min()))
 
-
+# %% ../nbs/04_simulation.ipynb #ba3ee395
 def replay_reference_inputs(
     keep, # rows of `paper_settings()` (index values) whose runs are returned; the replay stops after the last of them
     *,
@@ -237,10 +255,7 @@ def replay_reference_inputs(
     legacy `RandomState(seed)` stream in their loop order (`reference_loop_order()`); the settings before are drawn
     and dropped. Binary settings give N×C scores and the true AUCs, K = 5 ones N×C×K and the pairwise matrix."""
     grid = paper_settings()
-    keep = [keep] if isinstance(keep, numbers.Integral) else list(keep)
-    unknown = [k for k in keep if k not in set(grid.index)]
-    if not keep or unknown:
-        raise ValueError(f"keep must name rows of paper_settings() (0-{len(grid) - 1}), got {keep!r}")
+    keep = _check_keep(keep, grid)
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     seed = check_int(seed, "seed", minimum=0)
     order = reference_loop_order()
@@ -256,14 +271,25 @@ def replay_reference_inputs(
             stream.beta(a, b, c)  # drawn and unused by their multiclass branch
             pairwise = stream.beta(a, b, c * k * k).reshape(c, k, k)
             noise = stream.standard_normal(c * k * len(y)).reshape(c, k, len(y))  # [configuration, column, row]
-            if setting not in keep:
-                continue
-            pairwise[:, np.arange(k), np.arange(k)] = 0.5
-            shift = np.sqrt(2.0) * ndtri(pairwise)  # shift[c, column, class]
-            if k == 2:
-                yield setting, run, SimulatedPredictions((noise[:, 1, :] - shift[:, 1, y]).T, y, folds,
-                                                         pairwise[:, 1, 0])
-            else:
-                truth = pairwise[:, ~np.eye(k, dtype=bool)].mean(axis=1)
-                yield setting, run, SimulatedPredictions(np.transpose(noise - shift[:, :, y], (2, 0, 1)), y, folds,
-                                                         truth, pairwise)
+            if setting in keep:
+                yield setting, run, _replayed_run(pairwise, noise, y, folds)
+
+# %% ../nbs/04_simulation.ipynb #b2b60325
+def _check_keep(keep, grid: pd.DataFrame) -> list:
+    "The rows of `paper_settings()` to keep, as a list; refuses none and rows the grid does not have."
+    keep = [keep] if isinstance(keep, numbers.Integral) else list(keep)
+    unknown = [k for k in keep if k not in set(grid.index)]
+    if not keep or unknown:
+        raise ValueError(f"keep must name rows of paper_settings() (0-{len(grid) - 1}), got {keep!r}")
+    return keep
+
+# %% ../nbs/04_simulation.ipynb #e522ef19
+def _replayed_run(pairwise, noise, y, folds) -> SimulatedPredictions:
+    "The `SimulatedPredictions` of one run from the authors' pairwise AUCs (C×K×K) and noise (C×K×N)."
+    k = pairwise.shape[1]
+    pairwise[:, np.arange(k), np.arange(k)] = 0.5
+    shift = np.sqrt(2.0) * ndtri(pairwise)  # shift[c, column, class]
+    if k == 2:
+        return SimulatedPredictions((noise[:, 1, :] - shift[:, 1, y]).T, y, folds, pairwise[:, 1, 0])
+    truth = pairwise[:, ~np.eye(k, dtype=bool)].mean(axis=1)
+    return SimulatedPredictions(np.transpose(noise - shift[:, :, y], (2, 0, 1)), y, folds, truth, pairwise)

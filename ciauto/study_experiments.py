@@ -31,7 +31,7 @@ __all__ = ['SELECTION_OPTIONS', 'SETTING_FIELDS', 'SETTING_DEFAULTS', 'SETTING_C
 # %% ../nbs/06c_study_experiments.ipynb #82af79ac
 SELECTION_OPTIONS = ("learn_share", "top_share", "direction", "max_redraws")
 
-
+# %% ../nbs/06c_study_experiments.ipynb #43a974a7
 def _check_selection_options(selection_options) -> dict:
     options = dict(selection_options or {})
     unknown = [k for k in options if k not in SELECTION_OPTIONS]
@@ -39,7 +39,7 @@ def _check_selection_options(selection_options) -> dict:
         raise ValueError(f"selection_options has unknown key(s) {unknown}; expected some of {list(SELECTION_OPTIONS)}")
     return options
 
-
+# %% ../nbs/06c_study_experiments.ipynb #c890e8ef
 def _runs_frame(records, lead, missing, **attrs) -> pd.DataFrame:
     frame = pd.DataFrame.from_records(records)
     tail = ["run", "method", "bound", "truth", "included", "selected", "seconds", "reason"]
@@ -51,12 +51,12 @@ def _runs_frame(records, lead, missing, **attrs) -> pd.DataFrame:
     frame.attrs.update(missing=missing, **attrs)
     return frame
 
-
+# %% ../nbs/06c_study_experiments.ipynb #1f4cb1da
 def _single_threaded(task, *arguments):
     with threadpool_limits(limits=1):
         return task(*arguments)
 
-
+# %% ../nbs/06c_study_experiments.ipynb #e5eefbba
 def _execute(task, arguments, *, n_jobs, progress, desc) -> list:
     "Run independent tasks through joblib (any backend), in order, with a progress bar."
     n_jobs = check_n_jobs(n_jobs)
@@ -71,11 +71,21 @@ SETTING_FIELDS = ("beta_a", "beta_b", "n_samples", "n_configurations")
 SETTING_DEFAULTS = {"balance": 0.5, "n_folds": None, "n_classes": 2}
 SETTING_COLUMNS = ("n_samples", "n_configurations", "balance", "beta_a", "beta_b", "n_classes", "n_folds")
 
-
+# %% ../nbs/06c_study_experiments.ipynb #960196f7
 def _settings_records(settings) -> list[dict]:
+    "The checked settings, one dict per row with every field and its `setting` label (default: the paper's main table)."
     if settings is None:
         grid = paper_settings()
         settings = grid[grid["main_table"]]
+    records = [_checked_setting(row, i) for i, row in enumerate(_setting_rows(settings))]
+    labels = [s["setting"] for s in records]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"settings has duplicate rows: {sorted({l for l in labels if labels.count(l) > 1})}")
+    return records
+
+# %% ../nbs/06c_study_experiments.ipynb #dde05bf6
+def _setting_rows(settings) -> list[dict]:
+    "The rows of a settings table, dict or list of dicts, as dicts; refuses other types and no rows."
     if isinstance(settings, (dict, pd.Series)):
         rows = [dict(settings)]
     elif isinstance(settings, pd.DataFrame):
@@ -87,69 +97,24 @@ def _settings_records(settings) -> list[dict]:
                         f"got {type(settings).__name__}")
     if not rows:
         raise ValueError("settings is empty")
-    records = []
-    for i, row in enumerate(rows):
-        absent = [f for f in SETTING_FIELDS if f not in row or pd.isna(row[f])]
-        if absent:
-            raise ValueError(f"settings row {i} lacks the field(s) {absent}; every setting needs {list(SETTING_FIELDS)}"
-                             f" (optional: {list(SETTING_DEFAULTS)} and a 'setting' label)")
-        s = {**SETTING_DEFAULTS, **{k: v for k, v in row.items() if not (np.isscalar(v) and pd.isna(v))}}
-        for name in ("n_samples", "n_configurations", "n_classes"):
-            s[name] = check_int(s[name], f"settings row {i}: {name}", minimum=1)
-        if s["n_folds"] is not None:
-            s["n_folds"] = check_int(s["n_folds"], f"settings row {i}: n_folds", minimum=1)
-        for name in ("beta_a", "beta_b"):
-            s[name] = check_real(s[name], f"settings row {i}: {name}", minimum=0, open_minimum=True)
-        s["setting"] = str(s.get("setting") or setting_label(s))
-        records.append(s)
-    labels = [s["setting"] for s in records]
-    if len(set(labels)) != len(labels):
-        raise ValueError(f"settings has duplicate rows: {sorted({l for l in labels if labels.count(l) > 1})}")
-    return records
+    return rows
 
-# %% ../nbs/06c_study_experiments.ipynb #d36f60fb
-SIMULATION_OPTIONS = ("score_location", "outcome")
-
-
-def _check_simulation_options(simulation_options) -> dict:
-    options = dict(simulation_options or {})
-    unknown = [k for k in options if k not in SIMULATION_OPTIONS]
-    if unknown:
-        raise ValueError(f"simulation_options has unknown key(s) {unknown}; expected some of {list(SIMULATION_OPTIONS)}"
-                         " (options of ciauto.simulation.simulate_predictions)")
-    return options
-
-
-def _check_strict(strict) -> tuple:
-    "Method names (a str or an iterable of str) scored with truth > bound."
-    names = (strict,) if isinstance(strict, str) else tuple(strict)
-    if not all(isinstance(n, str) for n in names):
-        raise TypeError(f"strict_inclusion must be method names (str), got {strict!r}")
-    return names
-
-
-def _simulation_task(setting: dict, run_index: int, seed, methods, alpha, method_options, skip_small,
-                     selection_options, simulation_options) -> list[dict]:
-    sim = simulate_predictions(setting["beta_a"], setting["beta_b"], n_samples=setting["n_samples"],
-                               n_configurations=setting["n_configurations"], balance=setting["balance"],
-                               n_folds=setting["n_folds"], n_classes=setting["n_classes"],
-                               random_state=child_generator(seed, "data"),
-                               **({} if setting["n_classes"] != 2 else simulation_options))
-    folds = np.asarray(sim.folds)
-    n_folds = int(folds.max()) + 1
-    n_minority = int(np.bincount(np.asarray(sim.y).astype(np.int64)).min())
-    skip = ""
-    learn_share = selection_options.get("learn_share", 0.75)
-    if skip_small and n_minority * learn_share < n_folds:
-        skip = (f"learn/eval split skipped: minority count {n_minority} x learn share {learn_share} < {n_folds} "
-                "folds (as in the study)")
-    run = StudyRun(sim.predictions, sim.y, folds, truth=np.asarray(sim.true_performance),
-                   metric="roc_auc" if setting["n_classes"] == 2 else "roc_auc_ovo",
-                   selection_seed=keyed_child(seed, "selection"), selection_options=selection_options,
-                   skip_selection=skip)
-    records = apply_methods(run, methods, alpha=alpha, seed=seed, method_options=method_options)
-    describe = {k: setting[k] for k in SETTING_COLUMNS} | {"n_folds": n_folds}
-    return [{"setting": setting["setting"], **describe, "run": run_index, **r} for r in records]
+# %% ../nbs/06c_study_experiments.ipynb #9fc1db49
+def _checked_setting(row: dict, i: int) -> dict:
+    "Row `i` of the settings with the defaults filled in, its sizes and Beta parameters checked, and its label."
+    absent = [f for f in SETTING_FIELDS if f not in row or pd.isna(row[f])]
+    if absent:
+        raise ValueError(f"settings row {i} lacks the field(s) {absent}; every setting needs {list(SETTING_FIELDS)}"
+                         f" (optional: {list(SETTING_DEFAULTS)} and a 'setting' label)")
+    s = {**SETTING_DEFAULTS, **{k: v for k, v in row.items() if not (np.isscalar(v) and pd.isna(v))}}
+    for name in ("n_samples", "n_configurations", "n_classes"):
+        s[name] = check_int(s[name], f"settings row {i}: {name}", minimum=1)
+    if s["n_folds"] is not None:
+        s["n_folds"] = check_int(s["n_folds"], f"settings row {i}: n_folds", minimum=1)
+    for name in ("beta_a", "beta_b"):
+        s[name] = check_real(s[name], f"settings row {i}: {name}", minimum=0, open_minimum=True)
+    s["setting"] = str(s.get("setting") or setting_label(s))
+    return s
 
 # %% ../nbs/06c_study_experiments.ipynb #0dc0cd0c
 def run_simulation_study(
@@ -189,6 +154,50 @@ def run_simulation_study(
     return _runs_frame(records, ["setting", *SETTING_COLUMNS], missing="strict", strict=list(strict_inclusion),
                        simulation_options=simulation_options)
 
+# %% ../nbs/06c_study_experiments.ipynb #d36f60fb
+SIMULATION_OPTIONS = ("score_location", "outcome")
+
+# %% ../nbs/06c_study_experiments.ipynb #c0b6b43a
+def _check_simulation_options(simulation_options) -> dict:
+    options = dict(simulation_options or {})
+    unknown = [k for k in options if k not in SIMULATION_OPTIONS]
+    if unknown:
+        raise ValueError(f"simulation_options has unknown key(s) {unknown}; expected some of {list(SIMULATION_OPTIONS)}"
+                         " (options of ciauto.simulation.simulate_predictions)")
+    return options
+
+# %% ../nbs/06c_study_experiments.ipynb #0c3153e1
+def _check_strict(strict) -> tuple:
+    "Method names (a str or an iterable of str) scored with truth > bound."
+    names = (strict,) if isinstance(strict, str) else tuple(strict)
+    if not all(isinstance(n, str) for n in names):
+        raise TypeError(f"strict_inclusion must be method names (str), got {strict!r}")
+    return names
+
+# %% ../nbs/06c_study_experiments.ipynb #eadb1d0a
+def _simulation_task(setting: dict, run_index: int, seed, methods, alpha, method_options, skip_small,
+                     selection_options, simulation_options) -> list[dict]:
+    sim = simulate_predictions(setting["beta_a"], setting["beta_b"], n_samples=setting["n_samples"],
+                               n_configurations=setting["n_configurations"], balance=setting["balance"],
+                               n_folds=setting["n_folds"], n_classes=setting["n_classes"],
+                               random_state=child_generator(seed, "data"),
+                               **({} if setting["n_classes"] != 2 else simulation_options))
+    folds = np.asarray(sim.folds)
+    n_folds = int(folds.max()) + 1
+    n_minority = int(np.bincount(np.asarray(sim.y).astype(np.int64)).min())
+    skip = ""
+    learn_share = selection_options.get("learn_share", 0.75)
+    if skip_small and n_minority * learn_share < n_folds:
+        skip = (f"learn/eval split skipped: minority count {n_minority} x learn share {learn_share} < {n_folds} "
+                "folds (as in the study)")
+    run = StudyRun(sim.predictions, sim.y, folds, truth=np.asarray(sim.true_performance),
+                   metric="roc_auc" if setting["n_classes"] == 2 else "roc_auc_ovo",
+                   selection_seed=keyed_child(seed, "selection"), selection_options=selection_options,
+                   skip_selection=skip)
+    records = apply_methods(run, methods, alpha=alpha, seed=seed, method_options=method_options)
+    describe = {k: setting[k] for k in SETTING_COLUMNS} | {"n_folds": n_folds}
+    return [{"setting": setting["setting"], **describe, "run": run_index, **r} for r in records]
+
 # %% ../nbs/06c_study_experiments.ipynb #71bb99b6
 PAPER_DATASETS = {"credit-g": 50, "spambase": 50, "musk": 50, "phoneme": 50, "phishing-websites": 50,
                   "electricity": 500, "mozilla4": 500, "nomao": 500, "adult": 500, "bank-marketing": 500,
@@ -213,6 +222,55 @@ def stratified_train_indices(codes, # class code of every row
     rows = [rng.choice(np.flatnonzero(codes == k), size=n, replace=False) for k, n in zip(classes, take)]
     return np.sort(np.concatenate(rows))
 
+# %% ../nbs/06c_study_experiments.ipynb #173eace3
+def run_real_data_study(
+    datasets, # dataset names from `ciauto.datasets.list_datasets()`, e.g. `list(PAPER_DATASETS)`
+    *,
+    train_size, # training rows: an int, or a {dataset: size} dict such as `PAPER_DATASETS`
+    n_splits: int = 100, # stratified train/holdout splits per dataset (the paper: 100)
+    first_split: int = 0, # index of the first split: splits first_split, …, first_split + n_splits − 1 (keyed by index, so a run in chunks equals one run)
+    configurations=None, # the CVT grid: a list of configurations, "small"/"full", or None (`default_configurations()`)
+    methods=None, # registered method names (default: the paper's ten)
+    alpha: float = 0.05, # one-sided level of every bound, in (0, 1)
+    n_bootstraps: int = 500, # B for BBC and BBC-F (the reference's 500 on real data)
+    n_folds: int | None = None, # CVT folds (default: the fold rule of `ciauto.cvt`)
+    random_state=None, # None, int >= 0, `SeedSequence` or `Generator`: the root of every split's keyed seed
+    n_jobs: int | None = None, # joblib workers over splits (any backend; `parallel_backend("dask")` for a cluster)
+    progress: bool = True, # show a tqdm bar over the splits
+    method_options: dict | None = None, # {method: {option: value}}
+    selection_options: dict | None = None, # options of `learn_eval_selection`
+    data_home=None, # where the datasets are read from (see `ciauto.datasets.load_dataset`)
+    simulation_options: dict | None = None, # accepted (and unused: nothing is simulated) so `**reference_options()` works
+    strict_inclusion=(), # method names scored truth > bound; stored for `summarize`
+) -> pd.DataFrame:
+    """The paper's real-data study: for each dataset and each of `n_splits` stratified train/holdout splits, CVT on
+    the training subset, every method on its Π, and the holdout AUC of each method's selected configuration as its
+    truth. Same columns as `run_simulation_study` (the row label `setting` is the dataset name), plus dataset,
+    train_size and n_holdout."""
+    _check_simulation_options(simulation_options)
+    strict_inclusion = _check_strict(strict_inclusion)
+    sizes = _train_sizes(datasets, train_size)
+    _check_table_datasets(sizes, data_home)
+    n_splits = check_int(n_splits, "n_splits", minimum=1)
+    first_split = check_int(first_split, "first_split", minimum=0)
+    alpha = check_probability(alpha, "alpha")
+    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=1)
+    methods = resolve_methods(methods, PAPER_METHODS)
+    method_options = check_method_options(method_options, methods)
+    method_options = {**{m.name: {"n_bootstraps": n_bootstraps} for m in methods if m.name in ("BBC", "BBC-F")},
+                      **method_options}
+    selection_options = _check_selection_options(selection_options)
+    if isinstance(configurations, str):
+        configurations = default_configurations(configurations)
+    configurations = as_configurations(configurations)
+    root = as_seed_sequence(random_state)
+    arguments = [(*data, split, keyed_child(root, data[0], data[3], split), configurations, methods, alpha,
+                  method_options, n_folds, selection_options)
+                 for data in _binary_datasets(sizes, data_home) for split in range(first_split, first_split + n_splits)]
+    records = _execute(_real_data_task, arguments, n_jobs=n_jobs, progress=progress, desc="real-data splits")
+    return _runs_frame(records, ["setting", "dataset", "train_size", "n_holdout"], missing="drop",
+                       strict=list(strict_inclusion))
+
 # %% ../nbs/06c_study_experiments.ipynb #d0547b49
 def _train_sizes(datasets, train_size) -> dict:
     if isinstance(datasets, str):
@@ -229,14 +287,14 @@ def _train_sizes(datasets, train_size) -> dict:
         sizes = {d: train_size for d in datasets}
     return {d: check_int(n, f"train_size[{d!r}]", minimum=1) for d, n in sizes.items()}
 
-
+# %% ../nbs/06c_study_experiments.ipynb #571c7488
 def _holdout_truth(configuration, seed, X_train, y_train, X_holdout, y_holdout) -> float:
     "Holdout AUC of `configuration` refit on the whole training subset."
     model = seeded_estimator(configuration, seed)
     model.fit(X_train, y_train)
     return roc_auc(y_holdout, predict_scores(model, X_holdout, 2))
 
-
+# %% ../nbs/06c_study_experiments.ipynb #6d4653bf
 def _real_data_task(name, X, codes, train_size, split, seed, configurations, methods, alpha, method_options,
                     n_folds, selection_options) -> list[dict]:
     rng = child_generator(seed, "split")
@@ -267,72 +325,33 @@ def _real_data_task(name, X, codes, train_size, split, seed, configurations, met
                 "n_configurations": run.n_configurations, "n_folds": run.n_folds}
     return [{"setting": name, **describe, "run": split, **r} for r in records]
 
-# %% ../nbs/06c_study_experiments.ipynb #173eace3
-def run_real_data_study(
-    datasets, # dataset names from `ciauto.datasets.list_datasets()`, e.g. `list(PAPER_DATASETS)`
-    *,
-    train_size, # training rows: an int, or a {dataset: size} dict such as `PAPER_DATASETS`
-    n_splits: int = 100, # stratified train/holdout splits per dataset (the paper: 100)
-    first_split: int = 0, # index of the first split: splits first_split, …, first_split + n_splits − 1 (keyed by index, so a run in chunks equals one run)
-    configurations=None, # the CVT grid: a list of configurations, "small"/"full", or None (`default_configurations()`)
-    methods=None, # registered method names (default: the paper's ten)
-    alpha: float = 0.05, # one-sided level of every bound, in (0, 1)
-    n_bootstraps: int = 500, # B for BBC and BBC-F (the reference's 500 on real data)
-    n_folds: int | None = None, # CVT folds (default: the fold rule of `ciauto.cvt`)
-    random_state=None, # None, int >= 0, `SeedSequence` or `Generator`: the root of every split's keyed seed
-    n_jobs: int | None = None, # joblib workers over splits (any backend; `parallel_backend("dask")` for a cluster)
-    progress: bool = True, # show a tqdm bar over the splits
-    method_options: dict | None = None, # {method: {option: value}}
-    selection_options: dict | None = None, # options of `learn_eval_selection`
-    data_home=None, # where the datasets are read from (see `ciauto.datasets.load_dataset`)
-    simulation_options: dict | None = None, # accepted (and unused: nothing is simulated) so `**reference_options()` works
-    strict_inclusion=(), # method names scored truth > bound; stored for `summarize`
-) -> pd.DataFrame:
-    """The paper's real-data study: for each dataset and each of `n_splits` stratified train/holdout splits, CVT on
-    the training subset, every method on its Π, and the holdout AUC of each method's selected configuration as its
-    truth. Same columns as `run_simulation_study` (the row label `setting` is the dataset name), plus dataset,
-    train_size and n_holdout."""
-    _check_simulation_options(simulation_options)
-    strict_inclusion = _check_strict(strict_inclusion)
-    sizes = _train_sizes(datasets, train_size)
+# %% ../nbs/06c_study_experiments.ipynb #ea5d51d4
+def _check_table_datasets(sizes: dict, data_home) -> None:
+    "Refuse a dataset name that `list_datasets` does not list as a table."
     available = list_datasets(data_home=data_home)
     available = available[available["kind"] == "table"]
     unknown = [d for d in sizes if d not in set(available["name"])]
     if unknown:
         raise ValueError(f"dataset(s) {unknown} not found; available: {', '.join(available['name'])}")
-    n_splits = check_int(n_splits, "n_splits", minimum=1)
-    first_split = check_int(first_split, "first_split", minimum=0)
-    alpha = check_probability(alpha, "alpha")
-    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=1)
-    methods = resolve_methods(methods, PAPER_METHODS)
-    method_options = check_method_options(method_options, methods)
-    method_options = {**{m.name: {"n_bootstraps": n_bootstraps} for m in methods if m.name in ("BBC", "BBC-F")},
-                      **method_options}
-    selection_options = _check_selection_options(selection_options)
-    if isinstance(configurations, str):
-        configurations = default_configurations(configurations)
-    configurations = as_configurations(configurations)
-    root = as_seed_sequence(random_state)
-    arguments = []
+
+# %% ../nbs/06c_study_experiments.ipynb #3abb40cf
+def _binary_datasets(sizes: dict, data_home) -> list[tuple]:
+    "(name, X, codes, train size) per dataset: 1 = the minority class; a dataset with other than two classes is refused."
+    out = []
     for name, size in sizes.items():
         X, y = load_dataset(name, data_home=data_home, row_order="stored")  # OpenML's order (BBC paper)
         values, counts = np.unique(np.asarray(y), return_counts=True)
         if len(values) != 2:
             raise ValueError(f"dataset {name!r} has {len(values)} classes; the real-data study is binary")
-        codes = (np.asarray(y) == values[np.argmin(counts)]).astype(np.int64)  # 1 = the minority class
-        arguments += [(name, X, codes, size, split, keyed_child(root, name, size, split), configurations, methods,
-                       alpha, method_options, n_folds, selection_options)
-                      for split in range(first_split, first_split + n_splits)]
-    records = _execute(_real_data_task, arguments, n_jobs=n_jobs, progress=progress, desc="real-data splits")
-    return _runs_frame(records, ["setting", "dataset", "train_size", "n_holdout"], missing="drop",
-                       strict=list(strict_inclusion))
+        out.append((name, X, (np.asarray(y) == values[np.argmin(counts)]).astype(np.int64), size))
+    return out
 
-# %% ../nbs/06c_study_experiments.ipynb #9f6a26e9
+# %% ../nbs/06c_study_experiments.ipynb #f8e6784c
 TIMING_GRID = {"n_samples": (50, 100, 250, 500, 1000, 5000, 10000), "n_configurations": (5, 10, 20, 50, 100, 250),
                "n_folds": (3, 5, 10, 20, 30, 50)}
 TIMING_DEFAULTS = {"n_samples": 500, "n_configurations": 5, "n_folds": 3}
 
-
+# %% ../nbs/06c_study_experiments.ipynb #9f6a26e9
 def timing_study(*,
                  n_samples=TIMING_GRID["n_samples"], # values of N to time (others at their defaults)
                  n_configurations=TIMING_GRID["n_configurations"], # values of C to time
@@ -366,20 +385,24 @@ def timing_study(*,
             threadpool_limits(limits=1), warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="BBC-F with")  # F = 3 is the paper's design, not a mistake
         for factor, value in points:
-            point = {**defaults, factor: value}
-            seed = keyed_child(root, factor, value)
-            sim = simulate_predictions(24, 6, n_samples=point["n_samples"], n_configurations=point["n_configurations"],
-                                       balance=0.5, n_folds=point["n_folds"],
-                                       random_state=child_generator(seed, "data"))
-
-            def one_call(repeat):
-                run = StudyRun(sim.predictions, sim.y, sim.folds, truth=sim.true_performance)
-                return apply_methods(run, methods, seed=keyed_child(seed, repeat), method_options=options)
-
-            one_call(2**31)  # warm-up: compilation and caches are not part of the timing
-            for repeat in range(n_repeats):
-                for r in one_call(repeat):
-                    records.append({"factor": factor, "value": value, **point, "method": r["method"],
-                                    "repeat": repeat, "seconds": r["seconds"]})
-                bar.update()
+            records += _timing_point(factor, value, {**defaults, factor: value}, keyed_child(root, factor, value),
+                                     methods, options, n_repeats, bar)
     return pd.DataFrame.from_records(records)
+
+# %% ../nbs/06c_study_experiments.ipynb #4bef3e95
+def _timing_point(factor, value, point, seed, methods, options, n_repeats, bar) -> list[dict]:
+    "The timing records of one grid point: `n_repeats` calls of every method on one simulated Π."
+    sim = simulate_predictions(24, 6, n_samples=point["n_samples"], n_configurations=point["n_configurations"],
+                               balance=0.5, n_folds=point["n_folds"], random_state=child_generator(seed, "data"))
+
+    def one_call(repeat):
+        run = StudyRun(sim.predictions, sim.y, sim.folds, truth=sim.true_performance)
+        return apply_methods(run, methods, seed=keyed_child(seed, repeat), method_options=options)
+
+    one_call(2**31)  # warm-up: compilation and caches are not part of the timing
+    records = []
+    for repeat in range(n_repeats):
+        records += [{"factor": factor, "value": value, **point, "method": r["method"], "repeat": repeat,
+                     "seconds": r["seconds"]} for r in one_call(repeat)]
+        bar.update()
+    return records

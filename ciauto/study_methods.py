@@ -14,8 +14,8 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from ._checks import (ConfidenceInterval, as_seed_sequence, check_choice, child_generator, int_child_generator,
-                            interval_dict, result_dict)
+from ._checks import (ConfidenceInterval, Registry, as_seed_sequence, check_choice, child_generator,
+                            int_child_generator, interval_dict, result_dict)
 from .bbc import bbc
 from .intervals import (HM_VARIANTS, DegenerateBoundWarning, InfeasibleBoundWarning, LowerBound,
                               conservative_z_bound, corrected_t_bound, delong_bound, hanley_mcneil_bound, mabt_bound,
@@ -59,7 +59,7 @@ class MethodOutput:
         "One row: bound, selected, reason."
         return pd.DataFrame([{"bound": self.bound, "selected": self.selected, "reason": self.reason}])
 
-
+# %% ../nbs/06b_study_methods.ipynb #d57861ca
 @dataclass(frozen=True)
 class StudyMethod:
     "A registered CI method: `func(run, *, alpha, random_state, **options)`, with its defaults and requirements."
@@ -75,7 +75,7 @@ class StudyMethod:
         return f"StudyMethod({self.name!r}{', ' + ', '.join(flags) if flags else ''}: {self.description})"
 
 # %% ../nbs/06b_study_methods.ipynb #48906fe1
-_METHODS: dict[str, StudyMethod] = {}
+_METHODS = Registry("method", hint="add your own with register_method")  # name → StudyMethod
 PAPER_METHODS = ("BBC", "BBC-F", "NB", "DL", "HM", "BT", "DL10p", "HM10p", "BT10p", "MABT")
 
 
@@ -98,38 +98,30 @@ def register_method(name: str, # the method's name in the runs table (or, bare d
     def add(f):
         if not callable(f):
             raise TypeError(f"func must be callable, got {type(f).__name__}")
-        if name in _METHODS and not replace:
-            raise ValueError(f"a method named {name!r} is already registered; pass replace=True to overwrite it")
-        _METHODS[name] = StudyMethod(name, f, binary_only, uses_selection, dict(defaults or {}),
-                                     description or (f.__doc__ or "").strip().split("\n")[0])
+        _METHODS.add(name, StudyMethod(name, f, binary_only, uses_selection, dict(defaults or {}),
+                                       description or (f.__doc__ or "").strip().split("\n")[0]), replace=replace)
         return f
 
     return add if func is None else add(func)
 
-
+# %% ../nbs/06b_study_methods.ipynb #3f5fdbf1
 def unregister_method(name: str, # the name of a registered method
                      ) -> None:
     "Remove a registered method."
-    get_method(name)
-    del _METHODS[name]
+    del _METHODS[get_method(name).name]
 
-
+# %% ../nbs/06b_study_methods.ipynb #243d353f
 def list_methods() -> list[str]:
     "Names of the registered methods, in registration order."
-    return list(_METHODS)
+    return _METHODS.names()
 
-
+# %% ../nbs/06b_study_methods.ipynb #c5610a83
 def get_method(name, # a registered method's name (a `StudyMethod` passes through)
               ) -> StudyMethod:
     "The registered method called `name`; unknown names list the known ones."
     if isinstance(name, StudyMethod):
         return name
-    if not isinstance(name, str):
-        raise TypeError(f"a method is given by its name (str), got {type(name).__name__}")
-    if name not in _METHODS:
-        raise ValueError(f"unknown method {name!r}; registered methods are {list_methods()} "
-                         "(add your own with register_method)")
-    return _METHODS[name]
+    return _METHODS.lookup(name, "method")
 
 # %% ../nbs/06b_study_methods.ipynb #4944aa3b
 def resolve_methods(methods, # method names or `StudyMethod`s (one name alone is fine), or None
@@ -148,7 +140,7 @@ def resolve_methods(methods, # method names or `StudyMethod`s (one name alone is
         raise ValueError(f"methods has duplicates: {names}")
     return resolved
 
-
+# %% ../nbs/06b_study_methods.ipynb #fa7ba78c
 def check_method_options(method_options, # None or {method name: {option: value}}
                          methods, # the study's `StudyMethod`s
                         ) -> dict:
@@ -163,7 +155,7 @@ def check_method_options(method_options, # None or {method name: {option: value}
         raise ValueError(f"method_options names method(s) {unknown} that are not in this study's methods {names}")
     return method_options
 
-
+# %% ../nbs/06b_study_methods.ipynb #780b13cb
 def _as_output(value, name) -> MethodOutput:
     "A method's return value as a `MethodOutput` with a float bound, an int column and a reason for every NaN."
     if isinstance(value, MethodOutput):
@@ -225,14 +217,14 @@ def bbc_bound(run: StudyRun, # one run
                  confidence_level=1 - alpha, alternative="greater", random_state=random_state, n_jobs=1, **options)
     return MethodOutput(result.ci_low, result.winner)
 
-
+# %% ../nbs/06b_study_methods.ipynb #a0b730b5
 def bbc_folds_bound(run: StudyRun, # one run
                     **options, # the options of `bbc_bound` (alpha, random_state, n_bootstraps, quantile, ...)
                    ) -> MethodOutput:
     "BBC-F: bootstrap bias correction over the folds (ciauto.bbc, method='folds'); the options are `bbc_bound`'s."
     return bbc_bound(run, method="folds", **options)
 
-
+# %% ../nbs/06b_study_methods.ipynb #6b331dca
 def naive_bound(run: StudyRun, # one run
                 *,
                 alpha, # one-sided level, in (0, 1)
@@ -253,7 +245,7 @@ def _bootstrap_stream(random_state, name: str) -> np.random.Generator:
     "The bootstrap stream of split method `name`, as the study's earlier results drew it."
     return int_child_generator(random_state, _STREAMS.index(name))  # a Generator passes through one int, as before
 
-
+# %% ../nbs/06b_study_methods.ipynb #b78985af
 def _note(result: LowerBound) -> str:
     "The reason a bound is NaN, or a note on how a finite bound came about (a fallback, a zero standard error)."
     if result.fallback:
@@ -262,7 +254,7 @@ def _note(result: LowerBound) -> str:
         return "standard error 0 (perfectly separated eval data): the bound is the estimate"
     return result.reason or ""
 
-
+# %% ../nbs/06b_study_methods.ipynb #1ca7dde1
 def _split_output(run: StudyRun, group: str, bound: Callable) -> MethodOutput:
     """`bound(y_eval, eval_scores, configuration, k)` on the eval rows of the run's selection, for its `best` or
     `final` configuration (k = |top| for `final`, else 1), as a `MethodOutput`."""
@@ -291,7 +283,7 @@ def delong_split_bound(run: StudyRun, # one run; its `selection` gives the confi
     return _split_output(run, group, lambda y, s, c, k: delong_bound(y, s[:, c], alpha=alpha, n_compared=k,
                                                                      direction=direction))
 
-
+# %% ../nbs/06b_study_methods.ipynb #94dbc4c5
 def hanley_mcneil_split_bound(run: StudyRun, # one run; its `selection` gives the configuration and the eval rows
                               *,
                               alpha, # one-sided level, in (0, 1)
@@ -323,7 +315,7 @@ def tilting_split_bound(run: StudyRun, # one run; its `selection` gives the conf
         y, s[:, c], alpha=alpha, n_compared=k, direction=direction, fallback=fallback, n_bootstraps=n_bootstraps,
         random_state=rng))
 
-
+# %% ../nbs/06b_study_methods.ipynb #bf1eb008
 def mabt_split_bound(run: StudyRun, # one run; its `selection` gives `final`, the top set and the eval rows
                      *,
                      alpha, # one-sided level, in (0, 1); the max-T step adjusts for the top set
@@ -383,7 +375,7 @@ def _fold_sizes(run: StudyRun) -> tuple[float, float]:
     n_test = float(np.bincount(run.folds).mean())
     return run.n_samples - n_test, n_test
 
-
+# %% ../nbs/06b_study_methods.ipynb #abe392c5
 def corrected_t_study_bound(run: StudyRun, # one run
                             *,
                             alpha, # one-sided level, in (0, 1)
@@ -399,7 +391,7 @@ def corrected_t_study_bound(run: StudyRun, # one run
                                    confidence_level=1 - alpha)
     return MethodOutput(result.bound, run.winner, result.reason or "")
 
-
+# %% ../nbs/06b_study_methods.ipynb #1a1cf181
 def tibshirani_study_estimate(run: StudyRun, # one run
                               *,
                               alpha, # unused: a point estimate has no level
@@ -423,7 +415,7 @@ def _refit_data(run: StudyRun, max_split):
         return None, f"run on the first {max_split} splits only (refits are costly)"
     return data, ""
 
-
+# %% ../nbs/06b_study_methods.ipynb #c4870bae
 def conservative_z_study_bound(run: StudyRun, # one run of the real-data study (its `info` holds the training data)
                                *,
                                alpha, # one-sided level, in (0, 1)
@@ -448,7 +440,7 @@ def conservative_z_study_bound(run: StudyRun, # one run of the real-data study (
         return MethodOutput(np.nan, None, f"refit failed: {error}")
     return MethodOutput(result.bound, run.winner, result.reason or "")
 
-
+# %% ../nbs/06b_study_methods.ipynb #9feb08c3
 def ncv_study_bound(run: StudyRun, # one run of the real-data study (its `info` holds the training data)
                     *,
                     alpha, # one-sided level, in (0, 1)

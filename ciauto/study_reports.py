@@ -16,61 +16,6 @@ __all__ = ['AVERAGE_ROW', 'PAPER_SIMULATION_RANKS', 'summarize', 'competition_ra
            'selected_performance', 'timing_summary', 'paper_table', 'plot_inclusion_tightness', 'plot_ranks',
            'plot_timing', 'paper_simulation_table', 'compare_with_paper', 'without_fallback', 'fallback_counts']
 
-# %% ../nbs/06d_study_reports.ipynb #d3d4067b
-def _row_key(runs: pd.DataFrame, by) -> str:
-    if by is not None:
-        if by not in runs.columns:
-            raise ValueError(f"by={by!r} is not a column of runs; columns are {list(runs.columns)}")
-        return by
-    for key in ("setting", "dataset"):
-        if key in runs.columns:
-            return key
-    raise ValueError("runs needs a 'setting' or 'dataset' column (or pass by=)")
-
-
-def _check_runs(runs) -> pd.DataFrame:
-    if not isinstance(runs, pd.DataFrame):
-        raise TypeError(f"runs must be a pandas DataFrame, got {type(runs).__name__}")
-    missing = [c for c in ("method", "bound", "truth") if c not in runs.columns]
-    if missing:
-        raise ValueError(f"runs is missing the column(s) {missing}; a runs table has {list(RUN_COLUMNS)}")
-    if runs.empty:
-        raise ValueError("runs is empty")
-    if runs["method"].isna().any():
-        rows = np.flatnonzero(runs["method"].isna().to_numpy())
-        raise ValueError(f"runs has {rows.size} record(s) without a method (row positions {rows[:5].tolist()}); "
-                         "every record needs the name of its method")
-    keys = [c for c in ("setting", "dataset", "run", "method") if c in runs.columns]
-    if "run" in keys and runs.duplicated(keys).any():
-        first = runs.loc[runs.duplicated(keys), keys].iloc[0].to_dict()
-        raise ValueError(f"runs holds {int(runs.duplicated(keys).sum())} duplicated record(s) of the same "
-                         f"{' × '.join(keys)}, e.g. {first}; each run of a method must appear once "
-                         "(drop_duplicates() if the table was concatenated twice)")
-    bound, truth = (_numeric_column(runs, c) for c in ("bound", "truth"))
-    bad = np.isfinite(bound) & ~np.isfinite(truth)
-    if bad.any():
-        raise ValueError(f"truth is NaN or infinite in {int(bad.sum())} run(s) that have a bound, "
-                         f"e.g. {runs.loc[bad, 'method'].iloc[0]!r}; every scored run needs a finite truth")
-    return runs
-
-
-def _numeric_column(runs: pd.DataFrame, name: str) -> np.ndarray:
-    "A runs column as floats, or a ValueError naming the column and a value that is not a number."
-    values = pd.to_numeric(runs[name], errors="coerce")
-    bad = values.isna() & runs[name].notna()
-    if bad.any():
-        raise ValueError(f"runs column {name!r} must hold numbers (NaN for a missing bound); "
-                         f"{int(bad.sum())} value(s) are not, e.g. {runs.loc[bad, name].iloc[0]!r}")
-    return values.to_numpy(float)
-
-
-def _strict_methods(strict, methods) -> set:
-    if isinstance(strict, bool):
-        return set(methods) if strict else set()
-    if isinstance(strict, str):
-        return {strict}
-    return set(strict)
-
 # %% ../nbs/06d_study_reports.ipynb #d44ea7ec
 def summarize(
     runs: pd.DataFrame, # a runs table of `run_simulation_study` / `run_real_data_study` (one record per run × method)
@@ -86,14 +31,7 @@ def summarize(
     tightness, corrected_tightness, the one-sided exact binomial p_value and `rejected` (p <= test_level).
     Duplicated records of one run and records without a method are refused, not counted."""
     runs = _check_runs(runs)
-    if isinstance(strict, str) and strict == "auto":
-        strict = list(runs.attrs.get("strict", []))
-    if missing == "auto":
-        missing = runs.attrs.get("missing", "strict")
-    if missing not in ("strict", "drop"):
-        raise ValueError(f"missing must be 'auto', 'strict' or 'drop', got {missing!r}")
-    if tightness not in ("paper", "reference"):
-        raise ValueError(f"tightness must be 'paper' or 'reference', got {tightness!r}")
+    missing, strict = _summary_rules(runs, missing, tightness, strict)
     coverage = check_probability(coverage, "coverage")
     test_level = check_probability(test_level, "test_level")
     key = _row_key(runs, by)
@@ -107,24 +45,9 @@ def summarize(
         n_runs, n_missing = len(cell), int((~has_bound).sum())
         record = {key: row, "method": method, **{c: cell[c].iloc[0] for c in descriptors},
                   "n_runs": n_runs, "n_missing": n_missing}
-        b, t = bound[has_bound], truth[has_bound]
-        blank = len(b) == 0 or (missing == "strict" and n_missing > 0)
-        if blank:
-            record.update(n_included=np.nan, inclusion=np.nan, mean_bound=np.nan, mean_truth=np.nan,
-                          tightness=np.nan, corrected_tightness=np.nan, p_value=np.nan, rejected=pd.NA)
-        else:
-            included = t > b if method in open_rule else t >= b
-            k, n = int(included.sum()), len(b)
-            if tightness == "paper":
-                mean_truth, tight = t.mean(), float(np.mean(t - b))
-            else:  # the reference's real-data summary: mean truth of every run, mean bound of those with one
-                mean_truth = truth[np.isfinite(truth)].mean()
-                tight = mean_truth - b.mean()
-            with np.errstate(divide="ignore", invalid="ignore"):
-                corrected = tight / np.sqrt(mean_truth * (1 - mean_truth))
-            p = coverage_pvalue(k, n, coverage)
-            record.update(n_included=k, inclusion=k / n, mean_bound=b.mean(), mean_truth=mean_truth,
-                          tightness=tight, corrected_tightness=corrected, p_value=p, rejected=bool(p <= test_level))
+        blank = not has_bound.any() or (missing == "strict" and n_missing > 0)
+        record.update(_BLANK_CELL if blank else _cell_statistics(bound, truth, method in open_rule, tightness,
+                                                                 coverage, test_level))
         rows.append(record)
     summary = pd.DataFrame(rows)
     summary["n_included"] = summary["n_included"].astype("Int64")
@@ -132,16 +55,111 @@ def summarize(
     summary.attrs.update(missing=missing, tightness=tightness, coverage=coverage, test_level=test_level, key=key)
     return summary
 
+# %% ../nbs/06d_study_reports.ipynb #d3d4067b
+def _row_key(runs: pd.DataFrame, by) -> str:
+    if by is not None:
+        if by not in runs.columns:
+            raise ValueError(f"by={by!r} is not a column of runs; columns are {list(runs.columns)}")
+        return by
+    for key in ("setting", "dataset"):
+        if key in runs.columns:
+            return key
+    raise ValueError("runs needs a 'setting' or 'dataset' column (or pass by=)")
+
+# %% ../nbs/06d_study_reports.ipynb #c2c6514c
+def _check_runs(runs) -> pd.DataFrame:
+    if not isinstance(runs, pd.DataFrame):
+        raise TypeError(f"runs must be a pandas DataFrame, got {type(runs).__name__}")
+    missing = [c for c in ("method", "bound", "truth") if c not in runs.columns]
+    if missing:
+        raise ValueError(f"runs is missing the column(s) {missing}; a runs table has {list(RUN_COLUMNS)}")
+    if runs.empty:
+        raise ValueError("runs is empty")
+    _refuse_uncountable_records(runs)
+    bound, truth = (_numeric_column(runs, c) for c in ("bound", "truth"))
+    bad = np.isfinite(bound) & ~np.isfinite(truth)
+    if bad.any():
+        raise ValueError(f"truth is NaN or infinite in {int(bad.sum())} run(s) that have a bound, "
+                         f"e.g. {runs.loc[bad, 'method'].iloc[0]!r}; every scored run needs a finite truth")
+    return runs
+
+# %% ../nbs/06d_study_reports.ipynb #82a5296e
+def _refuse_uncountable_records(runs: pd.DataFrame) -> None:
+    "Refuse records without a method, and one run of a method recorded twice (a table concatenated twice)."
+    if runs["method"].isna().any():
+        rows = np.flatnonzero(runs["method"].isna().to_numpy())
+        raise ValueError(f"runs has {rows.size} record(s) without a method (row positions {rows[:5].tolist()}); "
+                         "every record needs the name of its method")
+    keys = [c for c in ("setting", "dataset", "run", "method") if c in runs.columns]
+    if "run" in keys and runs.duplicated(keys).any():
+        first = runs.loc[runs.duplicated(keys), keys].iloc[0].to_dict()
+        raise ValueError(f"runs holds {int(runs.duplicated(keys).sum())} duplicated record(s) of the same "
+                         f"{' × '.join(keys)}, e.g. {first}; each run of a method must appear once "
+                         "(drop_duplicates() if the table was concatenated twice)")
+
+# %% ../nbs/06d_study_reports.ipynb #0243e708
+def _numeric_column(runs: pd.DataFrame, name: str) -> np.ndarray:
+    "A runs column as floats, or a ValueError naming the column and a value that is not a number."
+    values = pd.to_numeric(runs[name], errors="coerce")
+    bad = values.isna() & runs[name].notna()
+    if bad.any():
+        raise ValueError(f"runs column {name!r} must hold numbers (NaN for a missing bound); "
+                         f"{int(bad.sum())} value(s) are not, e.g. {runs.loc[bad, name].iloc[0]!r}")
+    return values.to_numpy(float)
+
+# %% ../nbs/06d_study_reports.ipynb #c96ce1a7
+def _strict_methods(strict, methods) -> set:
+    if isinstance(strict, bool):
+        return set(methods) if strict else set()
+    if isinstance(strict, str):
+        return {strict}
+    return set(strict)
+
+# %% ../nbs/06d_study_reports.ipynb #128968b5
+def _summary_rules(runs: pd.DataFrame, missing, tightness, strict) -> tuple:
+    "(missing rule, strict methods), each read from the study's record of `runs` when 'auto'; unknown rules refused."
+    if isinstance(strict, str) and strict == "auto":
+        strict = list(runs.attrs.get("strict", []))
+    if missing == "auto":
+        missing = runs.attrs.get("missing", "strict")
+    if missing not in ("strict", "drop"):
+        raise ValueError(f"missing must be 'auto', 'strict' or 'drop', got {missing!r}")
+    if tightness not in ("paper", "reference"):
+        raise ValueError(f"tightness must be 'paper' or 'reference', got {tightness!r}")
+    return missing, strict
+
+# %% ../nbs/06d_study_reports.ipynb #9ed4cf34
+_BLANK_CELL = dict(n_included=np.nan, inclusion=np.nan, mean_bound=np.nan, mean_truth=np.nan, tightness=np.nan,
+                   corrected_tightness=np.nan, p_value=np.nan, rejected=pd.NA)  # a summary cell without a result
+
+# %% ../nbs/06d_study_reports.ipynb #a5997db3
+def _cell_statistics(bound, truth, strict: bool, tightness: str, coverage: float, test_level: float) -> dict:
+    "Inclusion, mean bound and truth, tightness, corrected tightness and the binomial test of one summary cell."
+    has_bound = np.isfinite(bound)
+    b, t = bound[has_bound], truth[has_bound]
+    included = t > b if strict else t >= b
+    k, n = int(included.sum()), len(b)
+    if tightness == "paper":
+        mean_truth, tight = t.mean(), float(np.mean(t - b))
+    else:  # the reference's real-data summary: mean truth of every run, mean bound of those with one
+        mean_truth = truth[np.isfinite(truth)].mean()
+        tight = mean_truth - b.mean()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        corrected = tight / np.sqrt(mean_truth * (1 - mean_truth))
+    p = coverage_pvalue(k, n, coverage)
+    return dict(n_included=k, inclusion=k / n, mean_bound=b.mean(), mean_truth=mean_truth, tightness=tight,
+                corrected_tightness=corrected, p_value=p, rejected=bool(p <= test_level))
+
 # %% ../nbs/06d_study_reports.ipynb #1601e7a0
 AVERAGE_ROW = "Avg Rnk"
 
-
+# %% ../nbs/06d_study_reports.ipynb #fcb414e2
 def competition_ranks(keys, # comparable keys, one per method (lower is better)
                      ) -> np.ndarray:
     "1-based competition ranks (1-2-2-4) of comparable keys: ties share the best rank of their group."
     return np.array([1 + sum(other < k for other in keys) for k in keys])
 
-
+# %% ../nbs/06d_study_reports.ipynb #8e86970f
 def average_ranks(summary: pd.DataFrame, # the output of `summarize`
                   *,
                   coverage: float | None = None, # nominal inclusion (default: the summary's own, 0.95)
@@ -151,12 +169,7 @@ def average_ranks(summary: pd.DataFrame, # the output of `summarize`
     Only rows in which every method has a result are ranked. Within a row: methods not rejected by the binomial
     test rank first, by tightness (lower is better); the rejected follow, by |inclusion − coverage| (closer is
     better); ties share the best rank. `coverage` defaults to the one the summary was made with (0.95)."""
-    if not isinstance(summary, pd.DataFrame):
-        raise TypeError(f"summary must be the DataFrame returned by summarize, got {type(summary).__name__}")
-    need = ["method", "inclusion", "tightness", "rejected"]
-    absent = [c for c in need if c not in summary.columns]
-    if absent:
-        raise ValueError(f"summary is missing the column(s) {absent}; pass the output of summarize(runs)")
+    _check_summary(summary)
     key = summary.attrs.get("key") or _row_key(summary, None)
     coverage = check_probability(summary.attrs.get("coverage", 0.95) if coverage is None else coverage, "coverage")
     methods = list(dict.fromkeys(summary["method"]))
@@ -168,16 +181,31 @@ def average_ranks(summary: pd.DataFrame, # the output of `summarize`
                    or pd.isna(cell.loc[m, "rejected"])]
         if lacking:
             excluded[row] = lacking
-            continue
-        rejected = cell["rejected"].astype(bool).to_numpy()
-        distance = np.abs(cell["inclusion"].to_numpy(float) - coverage)
-        value = np.where(rejected, distance, cell["tightness"].to_numpy(float))
-        rows.append(row)
-        ranks.append(competition_ranks(list(zip(rejected, value))))
+        else:
+            rows.append(row)
+            ranks.append(_row_ranks(cell, coverage))
     table = pd.DataFrame(ranks, index=pd.Index(rows, name=key), columns=pd.Index(methods, name="method"), dtype=float)
     table.loc[AVERAGE_ROW] = table.mean() if rows else np.nan
     table.attrs.update(rows_used=rows, rows_excluded=excluded)
     return table
+
+# %% ../nbs/06d_study_reports.ipynb #2b3a0234
+def _check_summary(summary) -> None:
+    "Refuse what is not a `summarize` table with the columns the ranks need."
+    if not isinstance(summary, pd.DataFrame):
+        raise TypeError(f"summary must be the DataFrame returned by summarize, got {type(summary).__name__}")
+    need = ["method", "inclusion", "tightness", "rejected"]
+    absent = [c for c in need if c not in summary.columns]
+    if absent:
+        raise ValueError(f"summary is missing the column(s) {absent}; pass the output of summarize(runs)")
+
+# %% ../nbs/06d_study_reports.ipynb #63ef7ce3
+def _row_ranks(cell: pd.DataFrame, coverage: float) -> np.ndarray:
+    "The paper's ranks in one row: the methods not rejected first, by tightness; the rejected by |inclusion − coverage|."
+    rejected = cell["rejected"].astype(bool).to_numpy()
+    distance = np.abs(cell["inclusion"].to_numpy(float) - coverage)
+    value = np.where(rejected, distance, cell["tightness"].to_numpy(float))
+    return competition_ranks(list(zip(rejected, value)))
 
 # %% ../nbs/06d_study_reports.ipynb #0a6625e5
 def tightness_ratios(summary: pd.DataFrame, # the output of `summarize`
@@ -195,7 +223,7 @@ def tightness_ratios(summary: pd.DataFrame, # the output of `summarize`
     out["ratio"] = out["tightness"].to_numpy() / base.reindex(out[key]).to_numpy()
     return out.reset_index(drop=True)
 
-
+# %% ../nbs/06d_study_reports.ipynb #5294cd1a
 def selected_performance(runs: pd.DataFrame, # a runs table
                          *,
                          rows=None, # row labels to average over (default: the complete rows of the summary)
@@ -241,12 +269,9 @@ def paper_table(summary: pd.DataFrame, # the output of `summarize`
     rows = list(dict.fromkeys(summary[key]))
     table = pd.DataFrame("–", index=pd.Index(rows, name=key), columns=pd.Index(methods, name="method"), dtype=object)
     for row, method, v, rejected in zip(summary[key], summary["method"], summary[value], summary["rejected"]):
-        if pd.isna(v):
-            continue
-        text = f"{100 * v:.{decimals}f}" if percent else f"{v:.{decimals}f}"
-        if mark_rejected and not pd.isna(rejected) and bool(rejected):
-            text += "*"
-        table.loc[row, method] = text
+        if not pd.isna(v):
+            star = mark_rejected and not pd.isna(rejected) and bool(rejected)
+            table.loc[row, method] = (f"{100 * v:.{decimals}f}" if percent else f"{v:.{decimals}f}") + "*" * star
     if ranks is not None:
         table.loc[AVERAGE_ROW] = [f"{ranks.loc[AVERAGE_ROW, m]:.2f}" if m in ranks.columns
                                   and np.isfinite(ranks.loc[AVERAGE_ROW, m]) else "–" for m in methods]
@@ -260,7 +285,7 @@ def _axes(ax):
         _, ax = plt.subplots(figsize=(7, 4.5))
     return ax
 
-
+# %% ../nbs/06d_study_reports.ipynb #c2a60f10
 def plot_inclusion_tightness(summary: pd.DataFrame, # the output of `summarize`
                              *,
                              ax=None, # a matplotlib Axes (default: a new figure)
@@ -284,7 +309,7 @@ def plot_inclusion_tightness(summary: pd.DataFrame, # the output of `summarize`
     ax.legend(fontsize="small", ncol=2)
     return ax
 
-
+# %% ../nbs/06d_study_reports.ipynb #b099ac3f
 def plot_ranks(ranks: pd.DataFrame, # the output of `average_ranks`
                *,
                ax=None, # a matplotlib Axes (default: a new figure)
@@ -346,7 +371,7 @@ _PAPER_TABLE_METHODS = ("BBC", "BBC-F", "DL", "HM", "BT", "DL10p", "HM10p", "BT1
 PAPER_SIMULATION_RANKS = {"BBC": 1.00, "BBC-F": 2.13, "DL": 5.13, "HM": 6.63, "BT": 3.38, "DL10p": 8.00,
                           "HM10p": 10.00, "BT10p": 5.00, "MABT": 5.00, "NB": 8.50}
 
-
+# %% ../nbs/06d_study_reports.ipynb #2f379f94
 def paper_simulation_table() -> pd.DataFrame:
     """The paper's simulation table (Table 2 of Paraschakis et al.), one row per setting × method: `inclusion` and
     `tightness` as printed (two decimals; NaN for "-"), with the setting labels of `run_simulation_study`.
@@ -354,18 +379,24 @@ def paper_simulation_table() -> pd.DataFrame:
     rows = []
     for line in _PAPER_SIMULATION_TEXT.strip().splitlines():
         a, b, n, c, balance, *cells = line.split()
-        values, i = [], 0
-        while i < len(cells):  # "0.99 (0.07)" or "-"
-            if cells[i] == "-":
-                values.append((np.nan, np.nan)); i += 1
-            else:
-                values.append((float(cells[i]), float(cells[i + 1].strip("()")))); i += 2
+        values = _paper_cells(cells)
         setting = {"beta_a": float(a), "beta_b": float(b), "n_samples": int(n), "n_configurations": int(c),
                    "balance": 0.1 if balance == "0.1" else "equal", "n_classes": 2}
         for method, (inclusion, tight) in zip(_PAPER_TABLE_METHODS, values):
             rows.append({"setting": setting_label(setting), "method": method, "inclusion": inclusion,
                          "tightness": tight})
     return pd.DataFrame(rows)
+
+# %% ../nbs/06d_study_reports.ipynb #66b1d052
+def _paper_cells(words: list) -> list:
+    "(inclusion, tightness) per method from the words of one row of the table: `0.99 (0.07)`, or `-` for (NaN, NaN)."
+    values, i = [], 0
+    while i < len(words):
+        if words[i] == "-":
+            values.append((np.nan, np.nan)); i += 1
+        else:
+            values.append((float(words[i]), float(words[i + 1].strip("()")))); i += 2
+    return values
 
 # %% ../nbs/06d_study_reports.ipynb #3c06ab0a
 def compare_with_paper(
@@ -394,14 +425,7 @@ def compare_with_paper(
                                 "neither")
     return table
 
-# %% ../nbs/06d_study_reports.ipynb #16ca04ab
-def _fallback_mask(cell: pd.DataFrame) -> np.ndarray:
-    "True for the records whose method fell back (the study notes it as 'fallback to …' in `reason`)."
-    if "reason" not in cell.columns:
-        return np.zeros(len(cell), dtype=bool)
-    return cell["reason"].fillna("").astype(str).str.startswith("fallback").to_numpy()
-
-
+# %% ../nbs/06d_study_reports.ipynb #45081b79
 def without_fallback(runs: pd.DataFrame, # a runs table with a `reason` column (the study's records)
                      method: str = "MABT", # the method whose fallback runs become missing
                      *,
@@ -428,7 +452,7 @@ def without_fallback(runs: pd.DataFrame, # a runs table with a `reason` column (
     out.attrs.update(runs.attrs)
     return out
 
-
+# %% ../nbs/06d_study_reports.ipynb #8cbfbb92
 def fallback_counts(runs: pd.DataFrame, # a runs table with a `reason` column (the study's records)
                     method: str = "MABT", # the method whose fallback runs are counted
                     *,
@@ -447,17 +471,24 @@ def fallback_counts(runs: pd.DataFrame, # a runs table with a `reason` column (t
     if cells.empty:
         raise ValueError(f"method {method!r} is not in runs; methods are {list(dict.fromkeys(runs['method']))}")
     rows = []
-    for row, cell in cells.groupby(key, sort=False):
-        bound, truth = (_numeric_column(cell, c) for c in ("bound", "truth"))
-        fell, has = _fallback_mask(cell), np.isfinite(bound)
-        included = has & (truth >= bound)
-        degenerate = fell & has & (bound >= maximum)
-        rows.append({key: row, "n_runs": len(cell), "n_bound": int(has.sum()), "n_fallback": int((fell & has).sum()),
-                     "n_degenerate": int(degenerate.sum()),
-                     "n_fallback_included": int((fell & included).sum()),
-                     "included_with": int(included.sum()), "n_with": int(has.sum()),
-                     "included_without": int((included & ~fell).sum()), "n_without": int((has & ~fell).sum()),
-                     "included_ordinary": int((included & ~degenerate).sum()),
-                     "n_ordinary": int((has & ~degenerate).sum())})
-    return pd.DataFrame(rows)
+    return pd.DataFrame([{key: row, **_fallback_row(cell, maximum)} for row, cell in cells.groupby(key, sort=False)])
 
+# %% ../nbs/06d_study_reports.ipynb #16ca04ab
+def _fallback_mask(cell: pd.DataFrame) -> np.ndarray:
+    "True for the records whose method fell back (the study notes it as 'fallback to …' in `reason`)."
+    if "reason" not in cell.columns:
+        return np.zeros(len(cell), dtype=bool)
+    return cell["reason"].fillna("").astype(str).str.startswith("fallback").to_numpy()
+
+# %% ../nbs/06d_study_reports.ipynb #e5104303
+def _fallback_row(cell: pd.DataFrame, maximum: float) -> dict:
+    "The fallback counts of one row's runs of the method (see `fallback_counts`)."
+    bound, truth = (_numeric_column(cell, c) for c in ("bound", "truth"))
+    fell, has = _fallback_mask(cell), np.isfinite(bound)
+    included = has & (truth >= bound)
+    degenerate = fell & has & (bound >= maximum)
+    return {"n_runs": len(cell), "n_bound": int(has.sum()), "n_fallback": int((fell & has).sum()),
+            "n_degenerate": int(degenerate.sum()), "n_fallback_included": int((fell & included).sum()),
+            "included_with": int(included.sum()), "n_with": int(has.sum()),
+            "included_without": int((included & ~fell).sum()), "n_without": int((has & ~fell).sum()),
+            "included_ordinary": int((included & ~degenerate).sum()), "n_ordinary": int((has & ~degenerate).sum())}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from ._checks import as_generator, cv_winner, keyed_child
+from ._checks import as_generator, cv_winner, keyed_child, patch_to
 from .intervals import Selection, learn_eval_selection
 from .metrics import fold_score_matrix, get_metric
 
@@ -96,39 +96,43 @@ class StudyRun:
         return (f"StudyRun(N={self.n_samples}, C={self.n_configurations}, F={self.n_folds}, "
                 f"classes={self.n_classes}, metric={self.metric!r})")
 
-    @property
-    def fold_scores(self) -> np.ndarray:
-        "P[f, c]: the metric of configuration c on fold f."
-        if self._fold_scores is None:
-            self._fold_scores = fold_performance(self.predictions, self.y, self.folds, self.metric)
-        return self._fold_scores
+# %% ../nbs/06a_study_run.ipynb #82d6a282
+@patch_to(StudyRun, as_prop=True)
+def fold_scores(self) -> np.ndarray:
+    "P[f, c]: the metric of configuration c on fold f."
+    if self._fold_scores is None:
+        self._fold_scores = fold_performance(self.predictions, self.y, self.folds, self.metric)
+    return self._fold_scores
 
-    @property
-    def winner(self) -> int:
-        """The CV winner (`ciauto._checks.cv_winner`): the best mean fold performance in the metric's direction
-        (the largest AUC, the smallest Brier score), first index on ties."""
-        return cv_winner(self.fold_scores, get_metric(self.metric))
+# %% ../nbs/06a_study_run.ipynb #f97fc388
+@patch_to(StudyRun, as_prop=True)
+def winner(self) -> int:
+    """The CV winner (`ciauto._checks.cv_winner`): the best mean fold performance in the metric's direction
+    (the largest AUC, the smallest Brier score), first index on ties."""
+    return cv_winner(self.fold_scores, get_metric(self.metric))
 
-    @property
-    def selection(self) -> Selection:
-        """The learn/eval split and its `best`, `top` and `final` configurations (`ciauto.intervals.Selection`),
-        shared by the split-based methods; `selection.reason` says why it is infeasible."""
-        if self._selection is None:
-            if self._skip_selection:
-                self._selection = Selection(None, None, np.array([], dtype=np.int64), None, None, None, 0,
-                                            self._skip_selection)
-            else:
-                self._selection = learn_eval_selection(self.predictions, self.y, self.folds,
-                                                       random_state=as_generator(self._selection_seed),
-                                                       **self._selection_options)
-        return self._selection
+# %% ../nbs/06a_study_run.ipynb #b0fc6418
+@patch_to(StudyRun, as_prop=True)
+def selection(self) -> Selection:
+    """The learn/eval split and its `best`, `top` and `final` configurations (`ciauto.intervals.Selection`),
+    shared by the split-based methods; `selection.reason` says why it is infeasible."""
+    if self._selection is None:
+        if self._skip_selection:
+            self._selection = Selection(None, None, np.array([], dtype=np.int64), None, None, None, 0,
+                                        self._skip_selection)
+        else:
+            self._selection = learn_eval_selection(self.predictions, self.y, self.folds,
+                                                   random_state=as_generator(self._selection_seed),
+                                                   **self._selection_options)
+    return self._selection
 
-    def truth(self,
-              configuration: int, # a column of Π
-             ) -> float:
-        "True performance of column `configuration` of Π."
-        c = int(configuration)
-        if c not in self._truth_cache:
-            self._truth_cache[c] = float(self._truth(c) if callable(self._truth) else self._truth[c])
-        return self._truth_cache[c]
-
+# %% ../nbs/06a_study_run.ipynb #3be00db4
+@patch_to(StudyRun)
+def truth(self,
+          configuration: int, # a column of Π
+         ) -> float:
+    "True performance of column `configuration` of Π."
+    c = int(configuration)
+    if c not in self._truth_cache:
+        self._truth_cache[c] = float(self._truth(c) if callable(self._truth) else self._truth[c])
+    return self._truth_cache[c]

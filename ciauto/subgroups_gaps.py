@@ -19,12 +19,34 @@ from .subgroups_search import METRIC_CODES, cover_statistic, find_subgroups, ran
 # %% auto #0
 __all__ = ['corrected_gaps']
 
+# %% ../nbs/08e_subgroups_gaps.ipynb #834fbe7b
+def corrected_gaps(result: SubgroupResult, # a `find_subgroups` result (optionally after `significance_filter`)
+                   data: pd.DataFrame, # the rows the search ran on (same order)
+                   *,
+                   n_bootstraps: int = 200, # B, bootstrap samples (each reruns the search)
+                   confidence_level: float = 0.95, # level of the percentile intervals
+                   random_state=None, # seed (int, SeedSequence, Generator or None); bootstrap b uses seed b
+                   n_jobs=None, # threads over bootstraps (the result does not depend on it)
+                  ) -> SubgroupResult:
+    """Bias-corrected gap of each reported rank with a percentile interval (BBC applied to subgroup search): the
+    table gains `gap` (the naive φ), `gap_corrected`, `gap_lower`, `gap_upper`, `naive_lower`, `naive_upper`,
+    `reselected` and `n_valid` (bootstraps with a defined OOB gap)."""
+    n_bootstraps, confidence_level, call = _gaps_iv(result, data, n_bootstraps, confidence_level, n_jobs)
+    from joblib import Parallel, delayed
+    runs = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(_bootstrap_gaps)(result, data, call, seed)
+                                                     for seed in spawn_seeds(random_state, n_bootstraps))
+    oob, naive, same = (np.array([run[i] for run in runs]).reshape(n_bootstraps, len(result.table)) for i in range(3))
+    table = _gap_columns(result.table, oob, naive, same, confidence_level)
+    info = dict(n_bootstraps=n_bootstraps, confidence_level=confidence_level, random_state=seed_record(random_state),
+                gaps=oob, naive_gaps=naive)
+    return replace(result, table=table, corrections=info)
+
 # %% ../nbs/08e_subgroups_gaps.ipynb #c0ec7ed1
 _CALL_KEYS = ("label", "score", "quality", "mode", "depth", "min_support", "top_k", "size_weight", "balance_weight",
               "generalization_aware", "optimistic_estimates", "thresholds", "strategy", "n_bins", "attributes",
               "nominal", "positive", "max_values")
 
-
+# %% ../nbs/08e_subgroups_gaps.ipynb #ed814420
 def _rerun_arguments(result):
     "The keyword arguments that repeat `result`'s search on other rows."
     cfg = result.settings
@@ -33,7 +55,7 @@ def _rerun_arguments(result):
         raise ValueError(f"result lacks the search settings {absent}: run find_subgroups again")
     return dict({k: cfg[k] for k in _CALL_KEYS}, options=SearchOptions(**cfg["options"]))
 
-
+# %% ../nbs/08e_subgroups_gaps.ipynb #be1df93f
 def _gap(A, y, rank, mask, metric, baseline):
     "φ of the rows `mask` against `baseline` on ranked arrays; NaN where the metric is undefined."
     _, _, ok, value, _ = cover_statistic(A, y, rank, mask, metric, 1)
@@ -72,18 +94,9 @@ def _interval(values, confidence_level):
     tail = (1 - confidence_level) / 2
     return float(v.mean()), order_statistic(v, tail), order_statistic(v, 1 - tail)
 
-
-def corrected_gaps(result: SubgroupResult, # a `find_subgroups` result (optionally after `significance_filter`)
-                   data: pd.DataFrame, # the rows the search ran on (same order)
-                   *,
-                   n_bootstraps: int = 200, # B, bootstrap samples (each reruns the search)
-                   confidence_level: float = 0.95, # level of the percentile intervals
-                   random_state=None, # seed (int, SeedSequence, Generator or None); bootstrap b uses seed b
-                   n_jobs=None, # threads over bootstraps (the result does not depend on it)
-                  ) -> SubgroupResult:
-    """Bias-corrected gap of each reported rank with a percentile interval (BBC applied to subgroup search): the
-    table gains `gap` (the naive φ), `gap_corrected`, `gap_lower`, `gap_upper`, `naive_lower`, `naive_upper`,
-    `reselected` and `n_valid` (bootstraps with a defined OOB gap)."""
+# %% ../nbs/08e_subgroups_gaps.ipynb #152182b5
+def _gaps_iv(result, data, n_bootstraps, confidence_level, n_jobs) -> tuple:
+    "(n_bootstraps, confidence_level, the search's arguments) checked; `data` must be the rows the search ran on."
     if not isinstance(result, SubgroupResult):
         raise TypeError(f"result must be a SubgroupResult, got {type(result).__name__}")
     if not isinstance(data, pd.DataFrame):
@@ -100,11 +113,12 @@ def corrected_gaps(result: SubgroupResult, # a `find_subgroups` result (optional
         same_rows = np.array_equal(y, result.y) and np.array_equal(s, result.scores)
     if not same_rows:
         raise ValueError("data must be the rows the search ran on (same labels and scores in the same order)")
-    from joblib import Parallel, delayed
-    runs = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(_bootstrap_gaps)(result, data, call, seed)
-                                                     for seed in spawn_seeds(random_state, n_bootstraps))
-    oob, naive, same = (np.array([run[i] for run in runs]).reshape(n_bootstraps, len(result.table)) for i in range(3))
-    table = result.table.copy()
+    return n_bootstraps, confidence_level, call
+
+# %% ../nbs/08e_subgroups_gaps.ipynb #80d85b0a
+def _gap_columns(table: pd.DataFrame, oob, naive, same, confidence_level) -> pd.DataFrame:
+    "The result's table with the gap columns of `corrected_gaps` from the B × ranks bootstrap gaps."
+    table = table.copy()
     table["gap"] = table["phi"]
     table[["gap_corrected", "gap_lower", "gap_upper"]] = [_interval(oob[:, r], confidence_level)
                                                           for r in range(len(table))] or np.empty((0, 3))
@@ -112,6 +126,4 @@ def corrected_gaps(result: SubgroupResult, # a `find_subgroups` result (optional
                                              for r in range(len(table))] or np.empty((0, 2))
     table["reselected"] = same.mean(axis=0) if len(table) else []
     table["n_valid"] = np.isfinite(oob).sum(axis=0) if len(table) else []
-    info = dict(n_bootstraps=n_bootstraps, confidence_level=confidence_level, random_state=seed_record(random_state),
-                gaps=oob, naive_gaps=naive)
-    return replace(result, table=table, corrections=info)
+    return table

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._checks import ConfidenceInterval, check_choice, check_int, result_dict
+from ._checks import ConfidenceInterval, check_choice, check_int, patch_to, result_dict, result_from_dict
 from .subgroups_selectors import Selector, pattern_string
 
 # %% auto #0
@@ -21,7 +21,7 @@ __all__ = ['Subgroup', 'SubgroupResult', 'subgroup_table', 'format_subgroups', '
 _STATS = ("quality", "size", "positives", "metric_value", "phi")  # a subgroup's statistics
 _SELECTOR_COLUMNS = ("attribute", "operator", "value", "lower", "upper")  # a selector's parts in a tidy frame
 
-
+# %% ../nbs/08b_subgroups_results.ipynb #256dda2d
 def _selector_rows(selectors) -> list:
     "One dict per selector (attribute, operator, value, lower, upper); one of Nones for the empty pattern."
     rows = []
@@ -32,7 +32,7 @@ def _selector_rows(selectors) -> list:
                      "lower": sel.lo if bounded else np.nan, "upper": sel.hi if bounded else np.nan})
     return rows
 
-
+# %% ../nbs/08b_subgroups_results.ipynb #004caea8
 @dataclass(frozen=True, repr=False)
 class Subgroup:
     "A found subgroup: a conjunction of selectors and its statistics on the searched rows."
@@ -52,35 +52,42 @@ class Subgroup:
         return (f"Subgroup({self.pattern or '⟨all rows⟩'!r}, quality={self.quality:.4g}, size={self.size}, "
                 f"phi={self.phi:.4g})")
 
-    def mask(self, X: pd.DataFrame # any frame with the attribute columns (positional rows)
-            ) -> np.ndarray:
-        "Boolean mask of the rows of `X` in this subgroup."
-        if not isinstance(X, pd.DataFrame):
-            raise TypeError(f"X must be a pandas DataFrame, got {type(X).__name__}")
-        absent = sorted({s.attribute for s in self.selectors} - set(X.columns))
-        if absent:
-            raise ValueError(f"X lacks the attribute column(s) {absent} used by {self.pattern!r}")
-        out = np.ones(len(X), dtype=bool)
-        for sel in self.selectors:
-            out &= sel.covers(X[sel.attribute])
-        return out
+# %% ../nbs/08b_subgroups_results.ipynb #30153afc
+@patch_to(Subgroup)
+def mask(self, X: pd.DataFrame # any frame with the attribute columns (positional rows)
+        ) -> np.ndarray:
+    "Boolean mask of the rows of `X` in this subgroup."
+    if not isinstance(X, pd.DataFrame):
+        raise TypeError(f"X must be a pandas DataFrame, got {type(X).__name__}")
+    absent = sorted({s.attribute for s in self.selectors} - set(X.columns))
+    if absent:
+        raise ValueError(f"X lacks the attribute column(s) {absent} used by {self.pattern!r}")
+    out = np.ones(len(X), dtype=bool)
+    for sel in self.selectors:
+        out &= sel.covers(X[sel.attribute])
+    return out
 
-    def to_dict(self) -> dict:
-        "Every field (the selectors as attribute, operator, value) and the `pattern`, JSON-safe (`result_dict`)."
-        return {"pattern": self.pattern, **result_dict(self, selectors=[s.to_dict() for s in self.selectors])}
+# %% ../nbs/08b_subgroups_results.ipynb #415f00f9
+@patch_to(Subgroup)
+def to_dict(self) -> dict:
+    "Every field (the selectors as attribute, operator, value) and the `pattern`, JSON-safe (`result_dict`)."
+    return {"pattern": self.pattern, **result_dict(self, selectors=[s.to_dict() for s in self.selectors])}
 
-    def to_frame(self) -> pd.DataFrame:
-        "One row per selector (one row for the empty pattern): the pattern, the selector's parts and the statistics."
-        stats = {k: getattr(self, k) for k in _STATS}
-        return pd.DataFrame([{"pattern": self.pattern, **row, **stats} for row in _selector_rows(self.selectors)],
-                            columns=["pattern", *_SELECTOR_COLUMNS, *_STATS])
+# %% ../nbs/08b_subgroups_results.ipynb #09cf8833
+@patch_to(Subgroup)
+def to_frame(self) -> pd.DataFrame:
+    "One row per selector (one row for the empty pattern): the pattern, the selector's parts and the statistics."
+    stats = {k: getattr(self, k) for k in _STATS}
+    return pd.DataFrame([{"pattern": self.pattern, **row, **stats} for row in _selector_rows(self.selectors)],
+                        columns=["pattern", *_SELECTOR_COLUMNS, *_STATS])
 
-    @classmethod
-    def from_dict(cls, d: dict # a `to_dict()` output (or any dict with 'selectors')
-                 ) -> Subgroup:
-        "The subgroup back from `to_dict()`, e.g. read from JSON, ready for `mask`."
-        stats = {k: d[k] for k in _STATS if d.get(k) is not None}
-        return cls(tuple(Selector.from_dict(s) for s in d["selectors"]), **stats)
+# %% ../nbs/08b_subgroups_results.ipynb #e52ab137
+@patch_to(Subgroup, cls_method=True)
+def from_dict(cls, d: dict # a `to_dict()` output (or any dict with 'selectors')
+             ) -> Subgroup:
+    "The subgroup back from `to_dict()`, e.g. read from JSON, ready for `mask`."
+    stats = {k: d[k] for k in _STATS if d.get(k) is not None}
+    return cls(tuple(Selector.from_dict(s) for s in d["selectors"]), **stats)
 
 # %% ../nbs/08b_subgroups_results.ipynb #a89652ee
 @dataclass(frozen=True, eq=False, repr=False)
@@ -120,68 +127,77 @@ class SubgroupResult:
         return self.table["quality_ga"] if "quality_ga" in self.table else self.table["quality"]
 
     @property
-    def survivors(self) -> pd.DataFrame:
-        "The significant subgroups in search order (at most `k` of them when `significance_filter` got one)."
-        if self.significance is None:
-            raise ValueError("no significance test yet: call significance_filter(result, validation_data) first")
-        kept = self.table[self.table["significant"]]
-        k = self.significance.get("k")
-        return kept if k is None else kept.head(k)
-
-    @property
-    def subgroups(self) -> list:
-        "The `Subgroup`s in table order."
-        return [Subgroup(sels, **{c: row[c] for c in _STATS})
-                for sels, row in zip(self.selectors, self.table[list(_STATS)].to_dict("records"))]
-
-    @property
     def confidence_level(self) -> float | None:
         "The level of the corrected gaps' intervals (None before `corrected_gaps`)."
         return None if self.corrections is None else self.corrections["confidence_level"]
 
-    @property
-    def confidence_interval(self) -> ConfidenceInterval | None:
-        """Per subgroup (table order), the interval of the bias-corrected gap: `low` and `high` are arrays, as in
-        scipy's `BootstrapResult` of a vector statistic; the table's `gap_lower` and `gap_upper` columns hold the
-        same numbers under their older names, kept for one release. None before `corrected_gaps`."""
-        if self.corrections is None:
-            return None
-        return ConfidenceInterval(self.table["gap_lower"].to_numpy(float), self.table["gap_upper"].to_numpy(float))
+# %% ../nbs/08b_subgroups_results.ipynb #7db35865
+@patch_to(SubgroupResult, as_prop=True)
+def survivors(self) -> pd.DataFrame:
+    "The significant subgroups in search order (at most `k` of them when `significance_filter` got one)."
+    if self.significance is None:
+        raise ValueError("no significance test yet: call significance_filter(result, validation_data) first")
+    kept = self.table[self.table["significant"]]
+    k = self.significance.get("k")
+    return kept if k is None else kept.head(k)
 
-    def to_dict(self) -> dict:
-        """Every field by the package's rule (`result_dict`: the covers, labels, scores and bootstrap gaps in full),
-        the table and the selectors as one record per subgroup (`subgroups`), and the corrected gaps' interval."""
-        rows = self.table.to_dict("records")
-        ci = self.confidence_interval
-        return result_dict(self, omit=("table", "selectors"), confidence_level=self.confidence_level,
-                           confidence_interval=None if ci is None else {"low": ci.low, "high": ci.high},
-                           subgroups=[dict(row, selectors=[s.to_dict() for s in sels])
-                                      for row, sels in zip(rows, self.selectors)])
+# %% ../nbs/08b_subgroups_results.ipynb #412a0e4c
+@patch_to(SubgroupResult, as_prop=True)
+def subgroups(self) -> list:
+    "The `Subgroup`s in table order."
+    return [Subgroup(sels, **{c: row[c] for c in _STATS})
+            for sels, row in zip(self.selectors, self.table[list(_STATS)].to_dict("records"))]
 
-    @classmethod
-    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
-                 ) -> SubgroupResult: # equal to the result saved
-        "The result back from `to_dict()`: the table and the selectors from `subgroups`, the rest by `result_from_dict`."
-        from ciauto._checks import result_from_dict
-        rows = [{k: v for k, v in row.items() if k != "selectors"} for row in d["subgroups"]]
-        selectors = tuple(tuple(Selector.from_dict(s) for s in row["selectors"]) for row in d["subgroups"])
-        return result_from_dict(cls, d, table=pd.DataFrame(rows), selectors=selectors)
+# %% ../nbs/08b_subgroups_results.ipynb #175f7175
+@patch_to(SubgroupResult, as_prop=True)
+def confidence_interval(self) -> ConfidenceInterval | None:
+    """Per subgroup (table order), the interval of the bias-corrected gap: `low` and `high` are arrays, as in
+    scipy's `BootstrapResult` of a vector statistic; the table's `gap_lower` and `gap_upper` columns hold the
+    same numbers under their older names, kept for one release. None before `corrected_gaps`."""
+    if self.corrections is None:
+        return None
+    return ConfidenceInterval(self.table["gap_lower"].to_numpy(float), self.table["gap_upper"].to_numpy(float))
 
-    def to_frame(self) -> pd.DataFrame:
-        "Tidy table: one row per (subgroup, selector) with rank, attribute, operator, value, lower, upper."
-        rows = [{"rank": rank, **parts, **row}
-                for rank, (row, sels) in enumerate(zip(self.table.to_dict("records"), self.selectors), start=1)
-                for parts in _selector_rows(sels)]
-        columns = ["rank", "pattern", *_SELECTOR_COLUMNS]
-        return pd.DataFrame(rows, columns=columns + [c for c in self.table.columns if c != "pattern"])
+# %% ../nbs/08b_subgroups_results.ipynb #6ecaca47
+@patch_to(SubgroupResult)
+def to_dict(self) -> dict:
+    """Every field by the package's rule (`result_dict`: the covers, labels, scores and bootstrap gaps in full),
+    the table and the selectors as one record per subgroup (`subgroups`), and the corrected gaps' interval."""
+    rows = self.table.to_dict("records")
+    ci = self.confidence_interval
+    return result_dict(self, omit=("table", "selectors"), confidence_level=self.confidence_level,
+                       confidence_interval=None if ci is None else {"low": ci.low, "high": ci.high},
+                       subgroups=[dict(row, selectors=[s.to_dict() for s in sels])
+                                  for row, sels in zip(rows, self.selectors)])
 
-    def plot(self, ax=None, *, # matplotlib axes (default: a new figure)
-             top: int = 10, # how many subgroups to draw
-             kind: str = "gaps", # "gaps" (gap against size, with intervals) or "curves" (ROC/PR curves)
-            ):
-        "Gap against size of the top subgroups (with corrected intervals after `corrected_gaps`), or their curves."
-        check_choice(kind, "kind", ("gaps", "curves"))
-        return (_plot_gaps if kind == "gaps" else _plot_curves)(self, ax, check_int(top, "top", minimum=1))
+# %% ../nbs/08b_subgroups_results.ipynb #026527e3
+@patch_to(SubgroupResult, cls_method=True)
+def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+             ) -> SubgroupResult: # equal to the result saved
+    "The result back from `to_dict()`: the table and the selectors from `subgroups`, the rest by `result_from_dict`."
+    rows = [{k: v for k, v in row.items() if k != "selectors"} for row in d["subgroups"]]
+    selectors = tuple(tuple(Selector.from_dict(s) for s in row["selectors"]) for row in d["subgroups"])
+    return result_from_dict(cls, d, table=pd.DataFrame(rows), selectors=selectors)
+
+# %% ../nbs/08b_subgroups_results.ipynb #097e712f
+@patch_to(SubgroupResult)
+def to_frame(self) -> pd.DataFrame:
+    "Tidy table: one row per (subgroup, selector) with rank, attribute, operator, value, lower, upper."
+    rows = [{"rank": rank, **parts, **row}
+            for rank, (row, sels) in enumerate(zip(self.table.to_dict("records"), self.selectors), start=1)
+            for parts in _selector_rows(sels)]
+    columns = ["rank", "pattern", *_SELECTOR_COLUMNS]
+    return pd.DataFrame(rows, columns=columns + [c for c in self.table.columns if c != "pattern"])
+
+# %% ../nbs/08b_subgroups_results.ipynb #1314ace5
+@patch_to(SubgroupResult)
+def plot(self, ax=None, *, # matplotlib axes (default: a new figure)
+         top: int = 10, # how many subgroups to draw
+         kind: str = "gaps", # "gaps" (gap against size, with intervals) or "curves" (ROC/PR curves)
+        ):
+    "Gap against size of the top subgroups (with corrected intervals after `corrected_gaps`), or their curves."
+    check_choice(kind, "kind", ("gaps", "curves"))
+    return (_plot_gaps if kind == "gaps" else _plot_curves)(self, ax, check_int(top, "top", minimum=1))
 
 # %% ../nbs/08b_subgroups_results.ipynb #a89652ef
 def _plot_curves(result, ax, top):
@@ -217,9 +233,7 @@ def _plot_curves(result, ax, top):
 # %% ../nbs/08b_subgroups_results.ipynb #a89652f0
 def _plot_gaps(result, ax, top):
     "Gap φ against cover size per subgroup (numbered), with the bias-corrected gap and interval when present."
-    import textwrap
     import matplotlib.pyplot as plt
-    from matplotlib.lines import Line2D
     from matplotlib.ticker import FuncFormatter
     t = result.table.head(top).reset_index(drop=True)
     if ax is None:
@@ -241,6 +255,15 @@ def _plot_gaps(result, ax, top):
     ax.set(xlabel="subgroup size (rows covered, log scale)",
            ylabel=f"gap φ in {result.metric} (> 0: worse than on all rows)",
            title=f"top {len(t)} subgroups by {result.metric} ({result.mode})")
+    _gap_legends(ax, t, result, corrected)
+    ax.figure.tight_layout()
+    return ax
+
+# %% ../nbs/08b_subgroups_results.ipynb #12ff30ef
+def _gap_legends(ax, t: pd.DataFrame, result, corrected: bool) -> None:
+    "Two legends right of the plot: what the markers are, and the numbered subgroups' patterns and sizes."
+    import textwrap
+    from matplotlib.lines import Line2D
     markers = [Line2D([], [], marker="o", ls="", mfc="none", color="C0", label="gap on the searched rows (naive)")]
     if corrected:
         level = result.corrections["confidence_level"]
@@ -251,8 +274,6 @@ def _plot_gaps(result, ax, top):
              enumerate(zip(t["pattern"], t["size"]))]
     ax.legend(handles=[Line2D([], [], ls="")] * len(names), labels=names, loc="upper left", bbox_to_anchor=(1.02, 1),
               fontsize=8, handlelength=0, frameon=False, title="subgroups")
-    ax.figure.tight_layout()
-    return ax
 
 # %% ../nbs/08b_subgroups_results.ipynb #491c1100
 def subgroup_table(result: SubgroupResult, # a `find_subgroups` result
@@ -268,7 +289,7 @@ def subgroup_table(result: SubgroupResult, # a `find_subgroups` result
     table[floats] = table[floats].round(digits)
     return table
 
-
+# %% ../nbs/08b_subgroups_results.ipynb #07c0f538
 def format_subgroups(result: SubgroupResult, # a `find_subgroups` result
                      *,
                      digits: int = 4, # significant digits of the baseline, decimals of the table

@@ -38,7 +38,7 @@ def _popcount(typingctx, x):
         return builder.ctpop(args[0])
     return types.uint64(types.uint64), codegen
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #f72dc5cb
 @intrinsic
 def _ctz(typingctx, x):
     "Trailing zero bits of a non-zero uint64 (index of its lowest set bit)."
@@ -46,7 +46,7 @@ def _ctz(typingctx, x):
         return builder.cttz(args[0], context.get_constant(types.boolean, True))
     return types.uint64(types.uint64), codegen
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #79d7b090
 @intrinsic
 def _clz(typingctx, x):
     "Leading zero bits of a non-zero uint64 (63 minus the index of its highest set bit)."
@@ -67,7 +67,7 @@ def pack_bits(mask # boolean vector (position p = row p)
     padded[:len(mask)] = mask
     return np.packbits(padded.reshape(-1, 8), axis=1, bitorder="little").reshape(n_words, 8).view(np.uint64).ravel().copy()
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #77f73531
 def unpack_bits(words, # uint64 words from `pack_bits`
                 n: int, # how many positions to return
                ) -> np.ndarray:
@@ -82,7 +82,7 @@ def unpack_bits(words, # uint64 words from `pack_bits`
 _ONE = np.uint64(1)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #0efcd6c5
 @njit(cache=True, nogil=True)
 def _cover_positions(cover, out):
     "Write the set positions of a bitset into `out` in ascending order; returns how many."
@@ -95,7 +95,7 @@ def _cover_positions(cover, out):
             x &= x - _ONE
     return m
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #aadc9399
 @njit(cache=True, nogil=True)
 def _first_bit(a, b):
     "Lowest set position of a AND b, or -1."
@@ -105,7 +105,7 @@ def _first_bit(a, b):
             return w * 64 + np.int64(_ctz(x))
     return -1
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #07feb4f9
 @njit(cache=True, nogil=True)
 def _last_bit(a, b):
     "Highest set position of a AND b, or -1."
@@ -115,7 +115,7 @@ def _last_bit(a, b):
             return w * 64 + 63 - np.int64(_clz(x))
     return -1
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #45f63ca7
 @njit(cache=True, nogil=True)
 def _count_range(a, b, lo, hi):
     "Set bits of a AND b at positions lo <= p < hi."
@@ -144,7 +144,7 @@ _Arrays = namedtuple("_Arrays", "labels gid gstart gend losses pos_words neg_wor
 _Setting = namedtuple("_Setting", "metric mode baseline alpha beta tol min_support precondition_pruning use_oe "
                                   "max_depth")
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #7ea15978
 def ranked_arrays(y, # 0/1 labels, one per row
                   s, # scores, one per row
                   losses=None, # per-row losses (None: a ranking metric)
@@ -157,19 +157,26 @@ def ranked_arrays(y, # 0/1 labels, one per row
     s_sorted, labels = s[order], y[order]
     new_group = np.r_[True, s_sorted[1:] != s_sorted[:-1]]
     gstart = np.flatnonzero(new_group).astype(np.int64)
-    n_words = (n + 63) // 64
-    if masks is None:
-        sel_words = np.zeros((0, n_words), np.uint64)
-    else:
-        sel_words = np.zeros((len(masks), n_words * 64), bool)
-        sel_words[:, :n] = np.asarray(masks, bool).reshape(len(masks), n)[:, order]
-        sel_words = np.packbits(sel_words.reshape(len(masks), n_words * 8, 8), axis=2, bitorder="little")
-        sel_words = np.ascontiguousarray(sel_words.reshape(len(masks), n_words * 8).view(np.uint64))
+    sel_words = _selector_words(masks, order)
     losses = np.zeros(0) if losses is None else np.ascontiguousarray(np.asarray(losses, float)[order])
     arrays = _Arrays(labels=labels, gid=(np.cumsum(new_group) - 1).astype(np.int64), gstart=gstart,
                      gend=np.r_[gstart[1:], n].astype(np.int64), losses=losses, pos_words=pack_bits(labels == 1),
                      neg_words=pack_bits(labels == 0), valid=pack_bits(np.ones(n, bool)), sel_words=sel_words)
     return order, arrays
+
+# %% ../nbs/08c_subgroups_search.ipynb #99894d54
+def _selector_words(masks, # per-selector boolean row masks (None: no selectors)
+                    order, # the rows in ascending score order
+                   ) -> np.ndarray:
+    "The selectors' masks in score order as bitsets: one row of 64-bit words per selector (bit i = row i)."
+    n = len(order)
+    n_words = (n + 63) // 64
+    if masks is None:
+        return np.zeros((0, n_words), np.uint64)
+    words = np.zeros((len(masks), n_words * 64), bool)
+    words[:, :n] = np.asarray(masks, bool).reshape(len(masks), n)[:, order]
+    words = np.packbits(words.reshape(len(masks), n_words * 8, 8), axis=2, bitorder="little")
+    return np.ascontiguousarray(words.reshape(len(masks), n_words * 8).view(np.uint64))
 
 # %% ../nbs/08c_subgroups_search.ipynb #5547790b
 @njit(cache=True, nogil=True)
@@ -232,7 +239,7 @@ def _weight(n, P, N, alpha, beta):
         return 0.0
     return size * (min(P, N) / max(P, N)) ** beta
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #58bd36b4
 @njit(cache=True, nogil=True)
 def _weight_bound(n, P, N, alpha, beta):
     "Upper bound of the weight over all subsets (SubROC paper, Lemma 6), valid for every α, β ≥ 0."
@@ -246,7 +253,7 @@ def _weight_bound(n, P, N, alpha, beta):
         return balanced
     return max(balanced, _weight(n, P, N, alpha, beta))
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #14624402
 @njit(cache=True, nogil=True)
 def _precondition(metric, P, N):
     "The metric is defined: both classes for ROC AUC, a positive for PR AUC/AP/ARL, one row for a loss."
@@ -254,7 +261,7 @@ def _precondition(metric, P, N):
         return P >= 1 and N >= 1
     return P + N >= 1 if metric == 4 else P >= 1
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #24d6515f
 @njit(cache=True, nogil=True)
 def _quality(value, n, P, N, S):
     "Weighted quality q and the relative score φ (> 0: the model is worse on the cover)."
@@ -283,7 +290,7 @@ def _cover_loss_range(cover, losses):
             x &= x - _ONE
     return lo, hi
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #2cfb140e
 @njit(cache=True, nogil=True)
 def _worse_bound(cover, A, S):
     "Largest φ any subset of the cover can have: the metric's worst value (SubROC paper, Sec. 3.2) against the baseline."
@@ -305,7 +312,7 @@ def _worse_bound(cover, A, S):
         return S.baseline - 1.0 / (1.0 + k)
     return (k - k_eq + 0.5 * k_eq) - S.baseline
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #b7ade0d1
 @njit(cache=True, nogil=True)
 def _better_bound(cover, A, S):
     "Largest −φ any subset of the cover can have: the metric's best value against the baseline."
@@ -317,7 +324,7 @@ def _better_bound(cover, A, S):
         return (1.0 if g_pos_hi > g_neg_lo else (0.5 if g_pos_hi == g_neg_lo else 0.0)) - S.baseline
     return S.baseline if S.metric == 2 else 1.0 - S.baseline
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #284b8938
 @njit(cache=True, nogil=True)
 def _optimistic_estimate(cover, A, S, n, P, N):
     "Bound on q over every subset of the cover (SubROC paper, Sec. 3.2); -inf when no subset has a defined metric."
@@ -336,7 +343,7 @@ def _pattern_cover(ids, A):
         cover &= A.sel_words[i]
     return cover
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #0fbea10f
 @njit(cache=True, nogil=True)
 def _counts(cover, A):
     "Rows and positives of a cover."
@@ -347,7 +354,7 @@ def _counts(cover, A):
         P += np.int64(_popcount(cover[w] & A.pos_words[w]))
     return n, P
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #c19ee769
 @njit(cache=True, nogil=True)
 def _cover_metric(cover, n, P, A, S, positions):
     "Metric value and (q, φ) of a cover with n rows and P positives; `positions` is scratch space."
@@ -356,7 +363,7 @@ def _cover_metric(cover, n, P, A, S, positions):
     q, phi = _quality(value, n, P, n - P, S)
     return value, q, phi
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #db04804e
 @njit(cache=True, nogil=True)
 def _pattern_eval(ids, A, S):
     "Cover counts, metric value, weighted quality and φ of one pattern; q = -inf if the metric is undefined."
@@ -427,7 +434,7 @@ class _Prepared:
     def labels(self):
         return self.arrays.labels
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #39ddc8c2
 def prepare_split(data, # the searched frame
                   y, # its 0/1 labels
                   s, # its scores
@@ -447,7 +454,7 @@ def prepare_split(data, # the searched frame
                      next_start=np.searchsorted(sel_attr, sel_attr, side="right").astype(np.int64),
                      sel_strings=[sel.string for sel in selectors])
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #eebc1217
 def whole_metric(arrays, # the ranked arrays of the rows (`ranked_arrays`)
                  metric_code, # the metric's code (`METRIC_CODES`)
                 ) -> float:
@@ -553,7 +560,7 @@ def _expand_entry(search, entry, frontier, topk, counter):
             heapq.heappush(frontier, item)
     search.max_frontier = max(search.max_frontier, len(frontier))
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #8c1a76c2
 def _run(search, frontier, topk):
     "Refine until no frontier entry can improve the top-k (best-first: the stop rule of the SubROC authors' code; depth-first: skip)."
     counter = _Counter()
@@ -578,7 +585,7 @@ class _Counter:
         self.i += 1
         return self.i
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #69a7c6d2
 def _run_branches(search, entries, topk):
     "Search each top-level branch on its own (own τ, own copy of the depth-1 result set, own counters)."
     results = []
@@ -598,7 +605,7 @@ def _search_setting(metric, mode, baseline, *, size_weight, balance_weight, min_
                     float(balance_weight), float(options.quality_tolerance), int(min_support),
                     bool(options.precondition_pruning), bool(optimistic_estimates), int(depth))
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #328b0281
 def _check_search_arguments(call):
     "Type and range checks of `find_subgroups`' scalar arguments (errors name the argument)."
     check_choice(call["mode"], "mode", _MODES)
@@ -644,10 +651,7 @@ def find_subgroups(data: pd.DataFrame, # rows to search: the attribute columns, 
     exceptional (`mode`), by an exact best-first (or depth-first) search with optimistic-estimate pruning."""
     start_time = time.perf_counter()
     call = {k: v for k, v in locals().items() if k not in ("data", "start_time", "metric")}
-    if metric is not None:
-        if quality != "roc_auc" and quality != metric:
-            raise ValueError(f"pass quality= or its former name metric=, not both ({quality!r} vs {metric!r})")
-        call["quality"] = metric
+    call["quality"] = _quality_or_metric(quality, metric)
     _check_search_arguments(call)
     metric_name, loss = resolve_quality(call["quality"])
     options = options or SearchOptions()
@@ -656,10 +660,8 @@ def find_subgroups(data: pd.DataFrame, # rows to search: the attribute columns, 
     if min_support > len(y):
         warnings.warn(f"min_support={min_support} is above the {len(y)} rows of data: no subgroup can qualify",
                       UserWarning, stacklevel=2)
-    losses = row_losses(loss, y, s)
-    selectors, sel_attr = build_selectors(data, attributes, nominal, n_bins=n_bins, thresholds=thresholds,
-                                           max_values=max_values, options=options)
-    prep = prepare_split(data, y, s, losses, selectors, sel_attr)
+    prep = prepare_split(data, y, s, row_losses(loss, y, s), *build_selectors(
+        data, attributes, nominal, n_bins=n_bins, thresholds=thresholds, max_values=max_values, options=options))
     baseline = whole_metric(prep.arrays, METRIC_CODES.get(metric_name, 4))
     setting = _search_setting(metric_name, mode, baseline, size_weight=size_weight, balance_weight=balance_weight,
                               min_support=min_support, depth=depth, optimistic_estimates=optimistic_estimates,
@@ -667,15 +669,24 @@ def find_subgroups(data: pd.DataFrame, # rows to search: the attribute columns, 
     search = _Search(prep, setting, ga=generalization_aware, dedupe=options.dedupe_covers, strategy=strategy)
     topk, counts = _search_top(search, _TopK(top_k, options.dedupe_covers), n_jobs)
     settings = dict(call, attributes=attributes, options=_asdict(options), quality_tolerance=options.quality_tolerance,
-                    n_selectors=len(selectors), n_rows=len(y), max_frontier=search.max_frontier, loss=loss)
+                    n_selectors=len(prep.selectors), n_rows=len(y), max_frontier=search.max_frontier, loss=loss)
     return _make_result(search, topk, baseline, counts, time.perf_counter() - start_time, metric_name, mode, settings)
+
+# %% ../nbs/08c_subgroups_search.ipynb #d84fe4b8
+def _quality_or_metric(quality, metric):
+    "The quality asked for: `metric=`, the former name, when given; both given and different is refused."
+    if metric is None:
+        return quality
+    if quality != "roc_auc" and quality != metric:
+        raise ValueError(f"pass quality= or its former name metric=, not both ({quality!r} vs {metric!r})")
+    return metric
 
 # %% ../nbs/08c_subgroups_search.ipynb #bad738ba
 def _asdict(options):
     from dataclasses import asdict
     return asdict(options)
 
-
+# %% ../nbs/08c_subgroups_search.ipynb #052e6288
 def _search_top(search, topk, n_jobs):
     "Run the search from the empty pattern: (top-k, (n_evaluated, n_metric, n_pushed))."
     root = (-np.inf, 0, (), 0.0, 0.0)
@@ -693,6 +704,11 @@ def _search_top(search, topk, n_jobs):
     # still takes precedence
     outputs = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(_run_branches)(search, chunk, topk)
                                                         for chunk in chunks if chunk)
+    return _merge_branches(topk, outputs, counts)
+
+# %% ../nbs/08c_subgroups_search.ipynb #6859e805
+def _merge_branches(topk, outputs, counts) -> tuple:
+    "(the top-k of the root and of every branch, the summed counts); a pattern found in two branches counts once."
     merged = topk.copy()
     seen = {e[0][2] for e in merged.entries}
     for branch_entries, *branch_counts in (b for out in outputs for b in out):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._checks import binary_codes, check_bool, check_choice, check_int, check_real
+from ._checks import binary_codes, check_bool, check_choice, check_int, check_real, patch_to
 from .metrics import METRICS
 
 # %% auto #0
@@ -65,40 +65,46 @@ class Selector:
         "Upper bound (excluded) of an interval or threshold selector (inf if none)."
         return {"in": lambda: self.value[1], "<": lambda: self.value}.get(self.operator, lambda: math.inf)()
 
-    @property
-    def string(self) -> str:
-        "The canonical string, e.g. `age in [25, 31)`, `age >= 40`, `sex==Male`."
-        a, op = self.attribute, self.operator
-        if op == "in":
-            return f"{a} in [{_format_number(self.lo)}, {_format_number(self.hi)})"
-        if op in (">=", "<"):
-            return f"{a} {op} {_format_number(self.value)}"
-        if op == "is missing":
-            return f"{a} is missing"
-        return f"{a}=={_format_number(self.value) if self.numeric else self.value}"
-
     def __str__(self):
         return self.string
 
-    def covers(self, column,  # the attribute's values, one per row (a Series, array or list)
-               ) -> np.ndarray:
-        "Boolean mask over the rows of `column` (positional); a missing value satisfies only 'is missing'."
-        return selector_masks(pd.Series(column, copy=False), [self])[0]
+# %% ../nbs/08a_subgroups_selectors.ipynb #ba93d23a
+@patch_to(Selector, as_prop=True)
+def string(self) -> str:
+    "The canonical string, e.g. `age in [25, 31)`, `age >= 40`, `sex==Male`."
+    a, op = self.attribute, self.operator
+    if op == "in":
+        return f"{a} in [{_format_number(self.lo)}, {_format_number(self.hi)})"
+    if op in (">=", "<"):
+        return f"{a} {op} {_format_number(self.value)}"
+    if op == "is missing":
+        return f"{a} is missing"
+    return f"{a}=={_format_number(self.value) if self.numeric else self.value}"
 
-    def to_dict(self) -> dict:
-        "`{'attribute', 'operator', 'value', 'numeric'}`, JSON-safe (infinite bounds as None)."
-        return {"attribute": self.attribute, "operator": self.operator, "value": json_safe(self.value),
-                "numeric": self.numeric}
+# %% ../nbs/08a_subgroups_selectors.ipynb #0054fb61
+@patch_to(Selector)
+def covers(self, column,  # the attribute's values, one per row (a Series, array or list)
+           ) -> np.ndarray:
+    "Boolean mask over the rows of `column` (positional); a missing value satisfies only 'is missing'."
+    return selector_masks(pd.Series(column, copy=False), [self])[0]
 
-    @classmethod
-    def from_dict(cls, d: dict # a `to_dict()` output
-                 ) -> Selector:
-        "The selector back from `to_dict()` (None bounds become infinities)."
-        value = d.get("value")
-        if d["operator"] == "in":
-            lo, hi = value
-            value = (-math.inf if lo is None else float(lo), math.inf if hi is None else float(hi))
-        return cls(d["attribute"], d["operator"], value, bool(d.get("numeric", False)))
+# %% ../nbs/08a_subgroups_selectors.ipynb #453cc0be
+@patch_to(Selector)
+def to_dict(self) -> dict:
+    "`{'attribute', 'operator', 'value', 'numeric'}`, JSON-safe (infinite bounds as None)."
+    return {"attribute": self.attribute, "operator": self.operator, "value": json_safe(self.value),
+            "numeric": self.numeric}
+
+# %% ../nbs/08a_subgroups_selectors.ipynb #ea861ea7
+@patch_to(Selector, cls_method=True)
+def from_dict(cls, d: dict # a `to_dict()` output
+             ) -> Selector:
+    "The selector back from `to_dict()` (None bounds become infinities)."
+    value = d.get("value")
+    if d["operator"] == "in":
+        lo, hi = value
+        value = (-math.inf if lo is None else float(lo), math.inf if hi is None else float(hi))
+    return cls(d["attribute"], d["operator"], value, bool(d.get("numeric", False)))
 
 # %% ../nbs/08a_subgroups_selectors.ipynb #a1c0de03
 def _check_value_family(sel, uniques):
@@ -109,7 +115,7 @@ def _check_value_family(sel, uniques):
                          f"{sel.attribute!r} holds {', '.join(sorted(kinds))} values such as {uniques[0]!r}; give the "
                          f"value as the column holds it (e.g. {str(sel.value)!r} for text)")
 
-
+# %% ../nbs/08a_subgroups_selectors.ipynb #81b08cd4
 def selector_masks(series, # one column of the data (a pandas Series)
                    selectors, # `Selector`s of that column
                   ) -> list:
@@ -120,27 +126,36 @@ def selector_masks(series, # one column of the data (a pandas Series)
     for sel in selectors:
         if sel.operator == "is missing":
             masks.append(~missing)          # negated twice below
-            continue
-        if sel.numeric or sel.operator != "==":
-            if x is None:
-                x = pd.to_numeric(series, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
-                unreadable = np.flatnonzero(np.isnan(x) & ~missing)
-                if len(unreadable):  # a numeric selector on text would match nothing, silently
-                    raise ValueError(f"selector {sel.string!r} compares numbers, but attribute {sel.attribute!r} "
-                                     f"holds non-numeric values such as {series.iloc[unreadable[0]]!r} (row "
-                                     f"{unreadable[0]}); convert the column or use an '==' selector")
-            with np.errstate(invalid="ignore"):
-                # an upper bound of +inf is closed, so the top bin [c, inf) also holds a value of +inf
-                below = (x < sel.hi) | (sel.hi == math.inf)
-                masks.append((x >= sel.lo) & below if sel.operator != "==" else x == float(sel.value))
-            continue
-        if codes is None:
-            codes, uniques = pd.factorize(series)
-            lookup = {v: i for i, v in enumerate(uniques)}
-        if sel.value not in lookup:
-            _check_value_family(sel, uniques)
-        masks.append(codes == lookup.get(sel.value, -2))
+        elif sel.numeric or sel.operator != "==":
+            x = _column_numbers(series, sel, missing) if x is None else x
+            masks.append(_numeric_mask(x, sel))
+        else:
+            if codes is None:
+                codes, uniques = pd.factorize(series)
+                lookup = {v: i for i, v in enumerate(uniques)}
+            if sel.value not in lookup:
+                _check_value_family(sel, uniques)
+            masks.append(codes == lookup.get(sel.value, -2))
     return [(np.asarray(m, dtype=bool) & ~missing) ^ (sel.operator == "is missing") for m, sel in zip(masks, selectors)]
+
+# %% ../nbs/08a_subgroups_selectors.ipynb #b07f974b
+def _column_numbers(series, sel, missing) -> np.ndarray:
+    "The column as floats for a numeric selector `sel`, refusing a present value that is not a number."
+    x = pd.to_numeric(series, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    unreadable = np.flatnonzero(np.isnan(x) & ~missing)
+    if len(unreadable):  # a numeric selector on text would match nothing, silently
+        raise ValueError(f"selector {sel.string!r} compares numbers, but attribute {sel.attribute!r} "
+                         f"holds non-numeric values such as {series.iloc[unreadable[0]]!r} (row "
+                         f"{unreadable[0]}); convert the column or use an '==' selector")
+    return x
+
+# %% ../nbs/08a_subgroups_selectors.ipynb #7b15e2bd
+def _numeric_mask(x, sel) -> np.ndarray:
+    "The rows of the numbers `x` that a numeric selector covers (before the missing rows are taken out)."
+    with np.errstate(invalid="ignore"):
+        # an upper bound of +inf is closed, so the top bin [c, inf) also holds a value of +inf
+        below = (x < sel.hi) | (sel.hi == math.inf)
+        return (x >= sel.lo) & below if sel.operator != "==" else x == float(sel.value)
 
 # %% ../nbs/08a_subgroups_selectors.ipynb #1c929a53
 def cut_points(values, # numeric values (NaN = missing, ignored)
@@ -170,7 +185,7 @@ def _family(v) -> str:
         return "bool"
     return "number" if isinstance(v, numbers.Number) else ("str" if isinstance(v, str) else type(v).__name__)
 
-
+# %% ../nbs/08a_subgroups_selectors.ipynb #d0cc028b
 def _nominal_values(values, name, max_values):
     "Sorted distinct values of a nominal column; refuses unhashable, mixed-type and high-cardinality columns."
     try:
@@ -187,7 +202,7 @@ def _nominal_values(values, name, max_values):
                          f"{max_values} (one selector per value): drop it, bin it, or raise max_values")
     return sorted(distinct)
 
-
+# %% ../nbs/08a_subgroups_selectors.ipynb #4599222a
 def _is_nominal(series) -> bool:
     return not pd.api.types.is_numeric_dtype(series) or pd.api.types.is_bool_dtype(series)
 
@@ -210,25 +225,29 @@ def attribute_selectors(series, # the column (pandas Series or array-like)
         values = series.to_numpy(dtype=object)[~missing].tolist()
         out = [Selector(name, "==", v) for v in _nominal_values(values, name, max_values)]
     else:
-        x = series.to_numpy(dtype=float, na_value=np.nan)[~missing]
-        if np.isinf(x).any():
-            row = int(np.flatnonzero(~missing)[np.flatnonzero(np.isinf(x))[0]])
-            raise ValueError(f"numeric attribute {name!r} holds an infinite value (row {row}): equal-frequency bins "
-                             "need finite values; replace it (NaN for missing, or a large finite number)")
-        distinct = np.unique(x)
-        cuts = cut_points(x, n_bins)
-        if len(distinct) <= n_bins:
-            out = [Selector(name, "==", float(v), numeric=True) for v in distinct]
-        elif thresholds == "open":
-            out = [Selector(name, op, c, numeric=True) for c in cuts for op in ("<", ">=")]
-        else:
-            bounds = [-math.inf] + cuts + [math.inf]
-            out = [Selector(name, "in", (lo, hi), numeric=True) for lo, hi in zip(bounds[:-1], bounds[1:])]
+        out = _numeric_selectors(series.to_numpy(dtype=float, na_value=np.nan), missing, name, n_bins, thresholds)
     if missing_selector and missing.any():
         out.append(Selector(name, "is missing"))
     return out
 
+# %% ../nbs/08a_subgroups_selectors.ipynb #6c6f36a8
+def _numeric_selectors(values, missing, name, n_bins, thresholds) -> list:
+    "The selectors of a numeric attribute: its values, its [lo, hi) bins or its `< c`/`>= c` thresholds."
+    x = values[~missing]
+    if np.isinf(x).any():
+        row = int(np.flatnonzero(~missing)[np.flatnonzero(np.isinf(x))[0]])
+        raise ValueError(f"numeric attribute {name!r} holds an infinite value (row {row}): equal-frequency bins "
+                         "need finite values; replace it (NaN for missing, or a large finite number)")
+    distinct = np.unique(x)
+    cuts = cut_points(x, n_bins)
+    if len(distinct) <= n_bins:
+        return [Selector(name, "==", float(v), numeric=True) for v in distinct]
+    if thresholds == "open":
+        return [Selector(name, op, c, numeric=True) for c in cuts for op in ("<", ">=")]
+    bounds = [-math.inf] + cuts + [math.inf]
+    return [Selector(name, "in", (lo, hi), numeric=True) for lo, hi in zip(bounds[:-1], bounds[1:])]
 
+# %% ../nbs/08a_subgroups_selectors.ipynb #4a97f6af
 def pattern_string(selectors # the selectors of a conjunction
                   ) -> str:
     "Canonical pattern: selector strings sorted lexicographically, joined by ' AND ' (empty pattern: '')."
@@ -257,13 +276,13 @@ _METRICS = ("roc_auc", "pr_auc", "average_ranking_loss", "average_precision")
 _LOSSES = ("log_loss", "squared_error", "misclassification")
 _ALIASES = {"arl": "average_ranking_loss"}
 
-
+# %% ../nbs/08a_subgroups_selectors.ipynb #e5b2fc77
 def _registry_loss(name):
     "The per-row loss of a registered row-loss metric (`Metric.row_loss`) for one score column."
     row_loss = METRICS[name].row_loss
     return lambda y, s: row_loss(y, s[:, None])[:, 0]
 
-
+# %% ../nbs/08a_subgroups_selectors.ipynb #a5406313
 def _log_loss(y, s):
     "Per-row log loss of probabilities `s`: the registry's (clipped to [ε, 1 − ε], ε the float64 epsilon)."
     if (s < 0).any() or (s > 1).any():
@@ -275,12 +294,12 @@ _LOSS_FUNCTIONS = {"log_loss": _log_loss,
                    "squared_error": _registry_loss("brier_score"),                # the Brier score's terms
                    "misclassification": lambda y, s: ((s >= 0.5) != (y == 1)).astype(float)}   # threshold 0.5
 
-
+# %% ../nbs/08a_subgroups_selectors.ipynb #df2f43c8
 def _row_loss_names() -> tuple:
     "The registry's binary row-loss metrics, each usable as a quality by its name (read when asked: registered ones too)."
     return tuple(n for n, m in METRICS.items() if m.row_loss is not None and m.kind in ("binary", "labels"))
 
-
+# %% ../nbs/08a_subgroups_selectors.ipynb #480fd370
 def resolve_quality(quality, # a metric or loss name (a registered row-loss metric's too), or a callable loss(y, score)
                    ):
     "(metric name, per-row loss function or None) of a `quality` argument."
@@ -298,7 +317,7 @@ def resolve_quality(quality, # a metric or loss name (a registered row-loss metr
     raise ValueError(f"quality must be one of {_METRICS + ('arl',) + _LOSSES + _row_loss_names()} or a callable, "
                      f"got {quality!r}")
 
-
+# %% ../nbs/08a_subgroups_selectors.ipynb #876730c3
 def row_losses(loss, # None (a ranking metric) or a callable loss(y, score)
                y, # 0/1 labels, one per row
                s, # scores, one per row
@@ -320,12 +339,7 @@ def checked_attributes(data, # the searched frame
                        nominal, # the nominal attributes (None: decided by dtype)
                       ) -> list:
     "The attribute list, after checking the frame and the column names (cheap checks only)."
-    if not isinstance(data, pd.DataFrame):
-        raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
-    if len(data) == 0:
-        raise ValueError("data is empty")
-    if label == score:
-        raise ValueError(f"label and score must be different columns, both are {label!r}")
+    _check_frame(data, label, score)
     attributes = [c for c in data.columns if c not in (label, score)] if attributes is None else list(attributes)
     missing = [a for a in attributes + list(nominal or []) if a not in data.columns]
     if missing:
@@ -334,14 +348,23 @@ def checked_attributes(data, # the searched frame
     if duplicated:
         raise ValueError(f"data has several columns named {sorted(map(str, duplicated))[:20]}: rename them")
     counts = pd.Series(attributes, dtype=object).value_counts()
-    repeated = counts.index[counts > 1].tolist()
-    if repeated:
-        raise ValueError(f"attributes lists {repeated[:20]} more than once")
+    if (counts > 1).any():
+        raise ValueError(f"attributes lists {counts.index[counts > 1].tolist()[:20]} more than once")
     if label in attributes or score in attributes:
         raise ValueError("attributes must not contain the label or score column")
     if not attributes:
         raise ValueError("data has no attribute columns besides the label and score")
     return attributes
+
+# %% ../nbs/08a_subgroups_selectors.ipynb #98cd9f3f
+def _check_frame(data, label, score):
+    "Refuse what is not a non-empty frame, and one column given as both the label and the score."
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
+    if len(data) == 0:
+        raise ValueError("data is empty")
+    if label == score:
+        raise ValueError(f"label and score must be different columns, both are {label!r}")
 
 # %% ../nbs/08a_subgroups_selectors.ipynb #afa34793
 def labels_scores(data, # the frame
@@ -377,13 +400,18 @@ def build_selectors(data, # the searched frame
     kw = dict(missing_selector=options.missing_selector, max_values=max_values)
     num = dict(kw, nominal=False, n_bins=n_bins, thresholds=thresholds)
     if options.one_hot_compat:
-        order = [a for a in (nominal if nominal is not None else attributes) if is_nominal.get(a)]
-        groups = [[sel] for a in order for sel in attribute_selectors(data[a], a, nominal=True, **kw)]
-        groups += [[s for s in attribute_selectors(data[a], a, **num) if not (s.operator == "==" and s.value == 0)]
-                   for a in attributes if not is_nominal[a]]
+        groups = _one_hot_groups(data, attributes, nominal, is_nominal, kw, num)
     else:
         groups = [attribute_selectors(data[a], a, **(dict(kw, nominal=True) if is_nominal[a] else num))
                   for a in attributes]
     groups = [g for g in groups if g]
     selectors = [sel for g in groups for sel in g]
     return selectors, np.repeat(np.arange(len(groups), dtype=np.int64), [len(g) for g in groups])
+
+# %% ../nbs/08a_subgroups_selectors.ipynb #e4029425
+def _one_hot_groups(data, attributes, nominal, is_nominal, kw, num) -> list:
+    "Selector groups in the order of the paper's one-hot encoded runs (one group per nominal value, then numeric)."
+    order = [a for a in (nominal if nominal is not None else attributes) if is_nominal.get(a)]
+    groups = [[sel] for a in order for sel in attribute_selectors(data[a], a, nominal=True, **kw)]
+    return groups + [[s for s in attribute_selectors(data[a], a, **num) if not (s.operator == "==" and s.value == 0)]
+                     for a in attributes if not is_nominal[a]]

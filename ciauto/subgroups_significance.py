@@ -20,6 +20,36 @@ from .subgroups_search import METRIC_CODES, cover_statistic, null_statistics, ra
 # %% auto #0
 __all__ = ['significance_filter']
 
+# %% ../nbs/08d_subgroups_significance.ipynb #f3a5af73
+def significance_filter(result: SubgroupResult, # the search's result
+                        data: pd.DataFrame, # a separate validation split with the attribute, label and score columns
+                        *,
+                        n_permutations: int = 10_000, # R random subsets per (positives, negatives) pair
+                        fdr: float = 0.05, # level of the multiple-testing correction
+                        random_state=None, # seed of the random subsets (int, SeedSequence, Generator or None)
+                        pvalue: str = "plus_one", # "plus_one": (1 + hits)/(1 + R); "subroc": hits/R
+                        untestable: str = "drop", # "drop": p = NaN outside the family; "p_one": p = 1 inside it
+                        correction: str = "by", # "by" (Benjamini–Yekutieli), "bh", "bonferroni" or "holm"
+                        k=None, # keep at most k survivors in `survivors` (None: all)
+                        n_jobs=None, # threads for the null distributions
+                       ) -> SubgroupResult:
+    """Randomization test of each subgroup of `result` on a separate validation split `data` (SubROC paper, Sec. 3.3): the table gains
+    the validation statistics, `p_value`, `p_adjusted` and `significant`."""
+    n_permutations, k, fdr = _significance_iv(result, n_permutations, k, fdr, pvalue, untestable, correction)
+    cfg, metric = result.settings, METRIC_CODES.get(result.metric, 4)
+    y, rank, A = _validation_arrays(result, data)
+    baseline = whole_metric(A, metric)
+    rows = [cover_statistic(A, y, rank, sg.mask(data), metric, cfg["min_support"]) for sg in result.subgroups]
+    needed = sorted({(P, N) for P, N, testable, _, _ in rows if testable})
+    nulls = _null_distributions(A, needed, n_permutations, random_state, metric, n_jobs)
+    phis = np.array([(value - baseline if metric in (2, 4) else baseline - value) for _, _, _, value, _ in rows])
+    p_values = np.array([_pvalue(nulls[P, N], u2, P, N, phi, baseline, metric, result.mode, cfg["quality_tolerance"],
+                                 pvalue) if testable else (1.0 if untestable == "p_one" else np.nan)
+                         for (P, N, testable, _, u2), phi in zip(rows, phis)])
+    return _with_pvalues(result, rows, phis, p_values, correction, fdr, dict(
+        n_permutations=n_permutations, fdr=fdr, pvalue=pvalue, untestable=untestable, correction=correction, k=k,
+        baseline_validation=float(baseline)))
+
 # %% ../nbs/08d_subgroups_significance.ipynb #f3a5af70
 def _adjust(p, method):
     "Adjusted p-values of a 1-D array: Benjamini–Yekutieli/–Hochberg (scipy), Holm or Bonferroni."
@@ -68,21 +98,9 @@ def _pvalue(draws, u2, P, N, phi, baseline, metric, mode, tol, pvalue):
     hits = int(np.count_nonzero(extreme))
     return (1 + hits) / (1 + len(draws)) if pvalue == "plus_one" else hits / len(draws)
 
-# %% ../nbs/08d_subgroups_significance.ipynb #f3a5af73
-def significance_filter(result: SubgroupResult, # the search's result
-                        data: pd.DataFrame, # a separate validation split with the attribute, label and score columns
-                        *,
-                        n_permutations: int = 10_000, # R random subsets per (positives, negatives) pair
-                        fdr: float = 0.05, # level of the multiple-testing correction
-                        random_state=None, # seed of the random subsets (int, SeedSequence, Generator or None)
-                        pvalue: str = "plus_one", # "plus_one": (1 + hits)/(1 + R); "subroc": hits/R
-                        untestable: str = "drop", # "drop": p = NaN outside the family; "p_one": p = 1 inside it
-                        correction: str = "by", # "by" (Benjamini–Yekutieli), "bh", "bonferroni" or "holm"
-                        k=None, # keep at most k survivors in `survivors` (None: all)
-                        n_jobs=None, # threads for the null distributions
-                       ) -> SubgroupResult:
-    """Randomization test of each subgroup of `result` on a separate validation split `data` (SubROC paper, Sec. 3.3): the table gains
-    the validation statistics, `p_value`, `p_adjusted` and `significant`."""
+# %% ../nbs/08d_subgroups_significance.ipynb #1eee9571
+def _significance_iv(result, n_permutations, k, fdr, pvalue, untestable, correction) -> tuple:
+    "The checked (n_permutations, k, fdr) of `significance_filter`; every bad argument refused by name."
     if not isinstance(result, SubgroupResult):
         raise TypeError(f"result must be a SubgroupResult, got {type(result).__name__}")
     n_permutations = check_int(n_permutations, "n_permutations", minimum=1)
@@ -93,12 +111,13 @@ def significance_filter(result: SubgroupResult, # the search's result
     check_choice(pvalue, "pvalue", ("plus_one", "subroc"))
     check_choice(untestable, "untestable", ("drop", "p_one"))
     check_choice(correction, "correction", ("by", "bh", "bonferroni", "holm"))
-    cfg, metric = result.settings, METRIC_CODES.get(result.metric, 4)
-    y, rank, A = _validation_arrays(result, data)
-    baseline = whole_metric(A, metric)
-    rows = [cover_statistic(A, y, rank, sg.mask(data), metric, cfg["min_support"]) for sg in result.subgroups]
+    return n_permutations, k, fdr
+
+# %% ../nbs/08d_subgroups_significance.ipynb #1a23d5e4
+def _null_distributions(A, needed, n_permutations, random_state, metric, n_jobs) -> dict:
+    "{(P, N): R statistics of random subsets with P positives and N negatives} for every pair in `needed`."
+    from joblib import Parallel, delayed
     base_words = as_seed_sequence(random_state).generate_state(4)
-    needed = sorted({(P, N) for P, N, testable, _, _ in rows if testable})
     pos_positions = np.flatnonzero(A.labels == 1).astype(np.int64)
     neg_positions = np.flatnonzero(A.labels == 0).astype(np.int64)
 
@@ -106,15 +125,7 @@ def significance_filter(result: SubgroupResult, # the search's result
         seed = entropy_seed(base_words, P, N)  # one seed per (P, N), whatever the order of the tests
         return null_statistics(A, pos_positions, neg_positions, P, N, n_permutations, seed, metric)
 
-    from joblib import Parallel, delayed
-    nulls = dict(zip(needed, Parallel(n_jobs=n_jobs, prefer="threads")(delayed(null)(P, N) for P, N in needed)))
-    phis = np.array([(value - baseline if metric in (2, 4) else baseline - value) for _, _, _, value, _ in rows])
-    p_values = np.array([_pvalue(nulls[P, N], u2, P, N, phi, baseline, metric, result.mode, cfg["quality_tolerance"],
-                                 pvalue) if testable else (1.0 if untestable == "p_one" else np.nan)
-                         for (P, N, testable, _, u2), phi in zip(rows, phis)])
-    return _with_pvalues(result, rows, phis, p_values, correction, fdr, dict(
-        n_permutations=n_permutations, fdr=fdr, pvalue=pvalue, untestable=untestable, correction=correction, k=k,
-        baseline_validation=float(baseline)))
+    return dict(zip(needed, Parallel(n_jobs=n_jobs, prefer="threads")(delayed(null)(P, N) for P, N in needed)))
 
 # %% ../nbs/08d_subgroups_significance.ipynb #f3a5af74
 def _with_pvalues(result, rows, phis, p_values, correction, fdr, info):

@@ -2,6 +2,7 @@
 
     python tools/house_figures.py            # the figures, and the largest cells and most complex functions
     python tools/house_figures.py --check    # exit 1 when a figure is above its goal
+    python tools/house_figures.py --modules metrics _checks   # the figures of some modules, one line each
 
 A cell is what stands between two `# %%` markers of a generated module `ciauto/*.py` (one exported notebook
 cell), counted in lines with its trailing blank lines dropped (the marker line itself not counted). Complexity is
@@ -60,8 +61,10 @@ def complexities(paths):
     return found
 
 
-def figures(root: Path = ROOT):
-    paths = sorted(p for p in (root / "ciauto").glob("*.py") if p.name not in GENERATED)
+def figures(root: Path = ROOT, modules=None):
+    "The figures over every generated module, or over `modules` (names such as 'metrics', '_checks')."
+    paths = sorted(p for p in (root / "ciauto").glob("*.py") if p.name not in GENERATED
+                   and (modules is None or p.stem in modules))
     sizes = [(n, f"{p.stem}:{line}") for p in paths for line, n in cells(p)]
     lengths = [n for n, _ in sizes]
     cc = complexities(paths)
@@ -75,7 +78,15 @@ def figures(root: Path = ROOT):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 when a figure is above its goal")
+    parser.add_argument("--modules", nargs="+", metavar="MODULE", help="one line of figures per module named")
     args = parser.parse_args(argv)
+    if args.modules:
+        for module in args.modules:
+            f = figures(modules={module})
+            worst = f"complexity {f['complexity']} ({f['most_complex'][0][1]})" if "complexity" in f else ""
+            print(f"{module}: {f['cells']} cells, median {f['median']}, p90 {f['p90']}, max {f['max']} "
+                  f"({f['largest'][0][1]}); {worst}")
+        return 0
     f = figures()
     print(f"exported cells: {f['cells']}, lines per cell: median {f['median']}, p90 {f['p90']}, max {f['max']} "
           f"(goals {GOALS['median']} / {GOALS['p90']} / {GOALS['max']})")
