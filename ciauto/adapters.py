@@ -1201,14 +1201,7 @@ def from_oof(table,  # a DataFrame, or the path of a CSV or Parquet file, in the
             raise ValueError("pass either y= or time= and event=, not both")
         y = [time, event]
     frame = _read_table(table)
-    metric = _meta(frame, "ciauto_metric") if metric is None else metric
-    if isinstance(metric, str) and metric not in METRICS and "ciauto_metric" in frame.columns:
-        raise ValueError(f"the table's ciauto_metric column names {metric!r}, which is not a registry metric; pass "
-                         "metric= (the Metric the predictions were scored with)")
-    groups = ("ciauto_group" if "ciauto_group" in frame.columns else None) if groups is None else groups
-    winner_rule = _meta(frame, "ciauto_winner_rule") if winner_rule is None else winner_rule
-    if winner_rule is not None:
-        check_choice(winner_rule, "winner_rule", WINNER_RULES)
+    metric, groups, winner_rule = _recorded_options(frame, metric, groups, winner_rule)
     if layout == "wide":
         predictions, target, folds, group_values, names = _wide(frame, y, fold, configurations, groups)
     else:
@@ -1219,6 +1212,19 @@ def from_oof(table,  # a DataFrame, or the path of a CSV or Parquet file, in the
     configs = pd.DataFrame({"name": names, "family": "", "hyperparameters": [{} for _ in names], "status": "ok"})
     return _from_matrix(predictions, target, folds, configs, metric, pos_label, groups=group_values,
                         winner_rule=winner_rule or "fold_mean")
+
+# %% ../nbs/10_adapters.ipynb #e5f9884a
+def _recorded_options(frame, metric, groups, winner_rule) -> tuple:
+    "(metric, groups, winner_rule): the arguments, else the table's ciauto_metric, ciauto_group and ciauto_winner_rule."
+    metric = _meta(frame, "ciauto_metric") if metric is None else metric
+    if isinstance(metric, str) and metric not in METRICS and "ciauto_metric" in frame.columns:
+        raise ValueError(f"the table's ciauto_metric column names {metric!r}, which is not a registry metric; pass "
+                         "metric= (the Metric the predictions were scored with)")
+    groups = ("ciauto_group" if "ciauto_group" in frame.columns else None) if groups is None else groups
+    winner_rule = _meta(frame, "ciauto_winner_rule") if winner_rule is None else winner_rule
+    if winner_rule is not None:
+        check_choice(winner_rule, "winner_rule", WINNER_RULES)
+    return metric, groups, winner_rule
 
 # %% ../nbs/10_adapters.ipynb #d75676b9
 def to_oof(result,  # a CVTResult

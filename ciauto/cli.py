@@ -141,15 +141,7 @@ def read_csv(path: str, # the file name as the user gave it
         raise ValueError(f"{where}: the file is empty")
     if b"\x00" in head:
         raise ValueError(f"{where}: not a text CSV file (it holds binary data)")
-    try:
-        sample, encoding = head.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError as error:
-        if error.start < len(head) - 4:  # not just a character cut at the sample's end
-            sample, encoding = head.decode("latin-1"), "latin-1"
-            if notes is not None:
-                notes.append(f"{where}: not UTF-8; read as latin-1")
-        else:
-            sample, encoding = head[:error.start].decode("utf-8"), "utf-8"
+    sample, encoding = _decoded_sample(head, where, notes)
     delimiter = _sniff_delimiter(sample)
     if delimiter != "," and notes is not None:
         notes.append(f"{where}: columns separated by {delimiter!r}")
@@ -163,8 +155,41 @@ def read_csv(path: str, # the file name as the user gave it
         _check_header(stream.readline().decode(encoding, errors="replace"), delimiter, where)
     import pandas as pd
 
+    frame = _pandas_csv(file, delimiter, encoding, decimal, where)
+    if not isinstance(frame.index, pd.RangeIndex):  # pandas turns the extra leading fields into an index
+        raise ValueError(f"{where}: its lines have more fields than the header ({preview(frame.columns)}); give "
+                         "every column a name (a number written with a decimal comma, 0,5, splits into two fields)")
+    if len(frame) == 0:
+        raise ValueError(f"{where}: has a header ({preview(frame.columns)}) but no rows")
+    return _decimal_commas(frame) if delimiter == ";" else frame
+
+# %% ../nbs/09_cli.ipynb #32d50234
+def _decoded_sample(head: bytes, # the file's first bytes
+                    where: str, # "--option FILE" (for messages)
+                    notes: list | None, # receives the note of a latin-1 file
+                   ) -> tuple: # (the sample as text, the encoding)
+    "The first bytes of a CSV file as text, and the encoding that reads them."
     try:
-        frame = pd.read_csv(file, sep=delimiter, encoding=encoding, decimal=decimal)
+        return head.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError as error:
+        if error.start < len(head) - 4:  # not just a character cut at the sample's end
+            if notes is not None:
+                notes.append(f"{where}: not UTF-8; read as latin-1")
+            return head.decode("latin-1"), "latin-1"
+        return head[:error.start].decode("utf-8"), "utf-8"
+
+# %% ../nbs/09_cli.ipynb #7f1b9dda
+def _pandas_csv(file, # the checked file
+                delimiter: str, # the sniffed delimiter
+                encoding: str, # the sample's encoding
+                decimal: str, # "." or ","
+                where: str, # "--option FILE" (for messages)
+               ): # the DataFrame
+    "`pandas.read_csv` with a one-line ValueError for a malformed or unreadable file."
+    import pandas as pd
+
+    try:
+        return pd.read_csv(file, sep=delimiter, encoding=encoding, decimal=decimal)
     except pd.errors.ParserError as error:
         found = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(error))
         detail = (f"line {found[2]} has {found[3]} fields where the header has {found[1]}" if found
@@ -172,12 +197,6 @@ def read_csv(path: str, # the file name as the user gave it
         raise ValueError(f"{where}: malformed CSV ({detail})") from None
     except (UnicodeDecodeError, pd.errors.EmptyDataError) as error:
         raise ValueError(f"{where}: cannot be read as CSV ({type(error).__name__})") from None
-    if not isinstance(frame.index, pd.RangeIndex):  # pandas turns the extra leading fields into an index
-        raise ValueError(f"{where}: its lines have more fields than the header ({preview(frame.columns)}); give "
-                         "every column a name (a number written with a decimal comma, 0,5, splits into two fields)")
-    if len(frame) == 0:
-        raise ValueError(f"{where}: has a header ({preview(frame.columns)}) but no rows")
-    return _decimal_commas(frame) if delimiter == ";" else frame
 
 # %% ../nbs/09_cli.ipynb #687a2351
 _DECIMAL_COMMA = re.compile(r"\s*-?\d+(,\d+)?\s*")  # 0,512, -3,5 or 3: numbers written with a decimal comma
