@@ -16,12 +16,17 @@ import numpy as np
 import pandas as pd
 
 from ._checks import (WINNER_RULES, as_array, as_float_array, as_fold_ids, binary_codes, check_choice,
-                            check_n_jobs, cv_winner, fold_ids_from_splits, group_codes, positive_label, repeated_fold_ids,
-                            sorted_labels, spawn_seeds)
+                            check_n_jobs, cv_winner, fold_ids_from_splits, group_codes, patch_to, positive_label,
+                            repeated_fold_ids, sorted_labels, spawn_seeds)
 from .cvt_result import CVTResult
 from .metrics import METRICS, Metric, fold_score_matrix, register_metric, resolve_metric
 
+# %% auto #0
+__all__ = ['SEP', 'ATTRIBUTE', 'META', 'MEAN_SCORE', 'infer_metric', 'encode_target', 'make_result', 'cross_validated_matrix',
+           'from_search', 'capture_predictions', 'record_predictions', 'from_optuna', 'from_oof', 'to_oof',
+           'from_item_scores', 'wide_table']
 
+# %% ../nbs/10_adapters.ipynb #0d0fa7b6
 def _cvt():
     """`ciauto.cvt`, imported on first use: it imports scikit-learn, which reading a table of predictions does not
     need (`from_oof` builds a `CVTResult` from `ciauto.cvt_result` and imports neither scikit-learn nor scipy)."""
@@ -29,15 +34,10 @@ def _cvt():
 
     return ciauto.cvt
 
-# %% auto #0
-__all__ = ['SEP', 'ATTRIBUTE', 'META', 'MEAN_SCORE', 'infer_metric', 'encode_target', 'make_result', 'cross_validated_matrix',
-           'from_search', 'capture_predictions', 'record_predictions', 'from_optuna', 'from_oof', 'to_oof',
-           'from_item_scores', 'wide_table']
-
 # %% ../nbs/10_adapters.ipynb #ced0b85f
 SEP = "::"  # between a configuration's name and a class label in multiclass column names
 
-
+# %% ../nbs/10_adapters.ipynb #7694b080
 def _looks_like_classes(y) -> bool:
     "Labels rather than numbers: not numeric, or integers with at most 10 distinct values."
     if y.dtype.kind not in "iuf":
@@ -45,7 +45,7 @@ def _looks_like_classes(y) -> bool:
     values = y[np.isfinite(y)] if y.dtype.kind == "f" else y
     return bool(np.all(values == np.round(values))) and len(np.unique(values)) <= 10
 
-
+# %% ../nbs/10_adapters.ipynb #5d1b7dba
 def infer_metric(metric,  # a registry name, a Metric, a callable, or None to infer one
                  y,  # the target: labels, numbers or an N×2 (time, event) array
                  predictions_ndim: int = 2,  # 3 for N×C×K class scores
@@ -105,7 +105,7 @@ _CALLABLE_CONTRACT = ("a callable metric is called f(y_true, y_pred, sample_weig
                       "configuration's predictions on one fold (N, or N×K class scores), and returns a float where "
                       "higher is better (wrap a loss in ciauto.metrics.Metric(..., greater_is_better=False))")
 
-
+# %% ../nbs/10_adapters.ipynb #45f0487e
 def _fold_scores(metric, predictions, y, folds):
     "F×C: the metric of every column on every fold (1×C on all rows when there are no folds)."
     ids, n_folds = (np.zeros(len(y), np.int64), 1) if folds is None else (folds, int(folds.max()) + 1)
@@ -117,12 +117,12 @@ def _fold_scores(metric, predictions, y, folds):
         raise ValueError(f"metric {metric.name!r} failed on the predictions ({type(error).__name__}: {error}); "
                          f"{_CALLABLE_CONTRACT}") from error
 
-
+# %% ../nbs/10_adapters.ipynb #552d8d54
 def _stored_metric(metric: Metric):
     "What `CVTResult.metric` keeps: a registry metric's name, a custom `Metric` itself (so `bbc(result)` finds it)."
     return metric.name if METRICS.get(metric.name) is metric else metric
 
-
+# %% ../nbs/10_adapters.ipynb #d21855a1
 class _UnfoldedCVTResult(CVTResult):
     "A CVTResult without fold ids (e.g. AutoGluon's repeated bagging): BBC works, BBC-F does not."
 
@@ -150,7 +150,7 @@ def _rule_of(fold_scores, pooled, metric, chosen, preferred, chosen_by, names) -
                   f"{names[winners[preferred]]!r} by the {preferred!r} rule, not the tool's choice", stacklevel=3)
     return preferred
 
-
+# %% ../nbs/10_adapters.ipynb #e71a407e
 def make_result(predictions,  # N×C (or N×C×K) out-of-fold predictions of the successful configurations
                 y,  # the encoded target (encode_target)
                 folds,  # fold id 0..F−1 per row, or None
@@ -168,12 +168,7 @@ def make_result(predictions,  # N×C (or N×C×K) out-of-fold predictions of the
     a warning names both winners. Without folds the rule is "pooled" (the only values are on all rows)."""
     check_choice(winner_rule, "winner_rule", WINNER_RULES)
     fold_scores = _fold_scores(metric, predictions, y, folds)
-    table = table.reset_index(drop=True).copy()
-    ok = (table["status"] == "ok").to_numpy()
-    table["column"] = pd.array([None] * len(table), dtype="Int64")
-    table.loc[ok, "column"] = np.arange(ok.sum())
-    table["cv_score"] = np.nan
-    table.loc[ok, "cv_score"] = fold_scores.mean(axis=0)
+    table, ok = _table_with_scores(table, fold_scores)
     if folds is None:
         winner_rule = "pooled"
     needs_pooled = folds is None or winner_rule == "pooled" or chosen is not None
@@ -184,24 +179,40 @@ def make_result(predictions,  # N×C (or N×C×K) out-of-fold predictions of the
     elif chosen is not None:
         _rule_of(fold_scores, pooled, metric, chosen, "pooled", chosen_by, names)  # warns when it differs
     winner = cv_winner(fold_scores if winner_rule == "fold_mean" else pooled, metric, rule=winner_rule)
-    if groups is not None:
-        groups = as_array(groups, "groups")
-        if len(groups) != len(y):
-            raise ValueError(f"groups has {len(groups)} values but there are {len(y)} rows")
-        if pd.isna(groups).any():
-            raise ValueError(f"groups has a missing value at row {int(np.argmax(pd.isna(groups)))}")
-        group_codes(groups, len(y))  # the one rule for group labels: a column mixing 1 and "1" is refused here
+    groups = None if groups is None else _checked_groups(groups, len(y))
     kind = CVTResult if folds is not None else _UnfoldedCVTResult
     return kind(predictions=predictions, y=y, folds=folds, configurations=table, fold_scores=fold_scores,
                 winner=winner, final_model=final_model, metric=_stored_metric(metric), classes=classes,
                 pos_label=None if classes is None or len(classes) != 2 else classes[1], completed_folds=None,
                 dropped_at=None, greater_is_better=metric.greater_is_better, groups=groups, winner_rule=winner_rule)
 
+# %% ../nbs/10_adapters.ipynb #add35c12
+def _table_with_scores(table: pd.DataFrame, fold_scores) -> tuple:
+    "(a copy of the table with `column` and `cv_score` filled in, the mask of its successful rows)."
+    table = table.reset_index(drop=True).copy()
+    ok = (table["status"] == "ok").to_numpy()
+    table["column"] = pd.array([None] * len(table), dtype="Int64")
+    table.loc[ok, "column"] = np.arange(ok.sum())
+    table["cv_score"] = np.nan
+    table.loc[ok, "cv_score"] = fold_scores.mean(axis=0)
+    return table, ok
+
+# %% ../nbs/10_adapters.ipynb #8d642a00
+def _checked_groups(groups, n: int) -> np.ndarray:
+    "Group labels, one per row and none missing, as an array."
+    groups = as_array(groups, "groups")
+    if len(groups) != n:
+        raise ValueError(f"groups has {len(groups)} values but there are {n} rows")
+    if pd.isna(groups).any():
+        raise ValueError(f"groups has a missing value at row {int(np.argmax(pd.isna(groups)))}")
+    group_codes(groups, n)  # the one rule for group labels: a column mixing 1 and "1" is refused here
+    return groups
+
 # %% ../nbs/10_adapters.ipynb #c6634afc
 def _is_halving(search) -> bool:
     return hasattr(search, "factor") and hasattr(search, "min_resources")
 
-
+# %% ../nbs/10_adapters.ipynb #3543df59
 def _check_search(search):
     "TypeError unless `search` is a scikit-learn hyperparameter search (fitted or not)."
     if not (hasattr(search, "estimator") and hasattr(search, "fit")
@@ -209,12 +220,12 @@ def _check_search(search):
         raise TypeError(f"search must be a scikit-learn GridSearchCV, RandomizedSearchCV or halving search (fitted or "
                         f"not), got {type(search).__name__}")
 
-
+# %% ../nbs/10_adapters.ipynb #082b4e5b
 def _key(params: dict) -> str:
     "One candidate's identity: its parameters in name order."
     return repr(sorted(params.items()))
 
-
+# %% ../nbs/10_adapters.ipynb #ffe1bbce
 def _search_candidates(search) -> list[dict]:
     """The candidates of a search: every row of a fitted grid or random search's `cv_results_` (a repeated draw
     too), each candidate once for a halving search or an unfitted one (from its grid or sampler)."""
@@ -237,7 +248,7 @@ def _search_candidates(search) -> list[dict]:
         unique.setdefault(_key(p), p)
     return list(unique.values())
 
-
+# %% ../nbs/10_adapters.ipynb #f58351fc
 def _shown(value) -> str:
     if hasattr(value, "get_params"):  # an estimator swapped in by the grid: its class names it
         return type(value).__name__
@@ -245,11 +256,11 @@ def _shown(value) -> str:
         return f"{float(value):.6g}"
     return repr(value)
 
-
+# %% ../nbs/10_adapters.ipynb #382c972a
 def _final_step(estimator):
     return estimator[-1] if hasattr(estimator, "steps") else estimator
 
-
+# %% ../nbs/10_adapters.ipynb #a157e24c
 def _candidate_name(candidate, params: dict) -> str:
     """The candidate's final step class and its non-estimator parameters, pipeline prefixes dropped when that stays
     unambiguous (estimators a grid swaps in name the class instead)."""
@@ -283,7 +294,7 @@ def _search_metric(search, metric, classifier: bool):
 def _rows(X, index):
     return X.iloc[index] if hasattr(X, "iloc") else np.asarray(X)[index]
 
-
+# %% ../nbs/10_adapters.ipynb #5d467951
 def _fit_predict(estimator, X, target, train, test, n_classes):
     "Fit on the training rows, score the test rows: (scores or None, seconds, error or None)."
     from joblib import parallel_config
@@ -349,7 +360,7 @@ def _check_search_target(estimator, classifier: bool, X, y, metric):
         raise ValueError(f"y holds {len(labels)} distinct non-integer numbers (a regression target), but the "
                          f"search's estimator {name} is a classifier; use a regressor and a regression metric")
 
-
+# %% ../nbs/10_adapters.ipynb #1a166c32
 def _repeated_matrix(estimators, X, target, repeats, classes, n_jobs, progress):
     """(N×C predictions, seconds, errors) of one cross-validation, or of a repeated one: each row's mean prediction
     over the repeats (as `from_oof(repeat=)` and AutoGluon's repeated bagging), the seconds summed."""
@@ -359,14 +370,14 @@ def _repeated_matrix(estimators, X, target, repeats, classes, n_jobs, progress):
     errors = [next((e for e in per if e is not None), None) for per in zip(*(run[2] for run in runs))]
     return (np.mean([run[0] for run in runs], axis=0), np.sum([run[1] for run in runs], axis=0), errors)
 
-
+# %% ../nbs/10_adapters.ipynb #bd734945
 def _candidate_seeds(random_state, candidates) -> list:
     "One seed per distinct candidate (a candidate drawn twice gets the same seed, so the same predictions)."
     keys = list(dict.fromkeys(_key(p) for p in candidates))
     seeds = dict(zip(keys, spawn_seeds(random_state, len(keys)) % np.uint64(2**32)))
     return [seeds[_key(p)] for p in candidates]
 
-
+# %% ../nbs/10_adapters.ipynb #41827e8e
 def _unique_names(names: list[str]) -> list[str]:
     "Names made unique by a ' #k' suffix on repeats (rounded parameter values can coincide)."
     seen = {}
@@ -376,7 +387,7 @@ def _unique_names(names: list[str]) -> list[str]:
         out.append(name if seen[name] == 1 else f"{name} #{seen[name]}")
     return out
 
-
+# %% ../nbs/10_adapters.ipynb #93e1ec4e
 def _as_scores(raw, classes) -> np.ndarray:
     "A captured ('proba'|'decision'|'predict', values, model classes) in the form `predict_scores` gives."
     kind, values, model_classes = raw
@@ -389,7 +400,7 @@ def _as_scores(raw, classes) -> np.ndarray:
         return values if model_classes.tolist()[1] == classes[1] else -values  # positive for classes_[1]
     return values[:, [position[c] for c in classes.tolist()]]
 
-
+# %% ../nbs/10_adapters.ipynb #5e94ed7c
 def _failed_in_search(search, params, split) -> bool:
     "Whether the fitted search scored this candidate's split as failed (NaN error_score)."
     results = search.cv_results_
@@ -397,38 +408,17 @@ def _failed_in_search(search, params, split) -> bool:
     rows = [i for i, p in enumerate(results["params"]) if _key(p) == _key(params)]
     return bool(rows) and column in results and bool(np.isnan(results[column][rows[0]]))
 
-
+# %% ../nbs/10_adapters.ipynb #a4084951
 def _captured_matrix(search, candidates, unfitted, X, y_values, classes):
     """(N×C predictions, fold ids, errors) from what a capturing search kept while it fitted, or None (with a
     warning saying why) when it did not keep all of it."""
     scorer, splitter = search.scoring, search.cv
     scorer.collect()  # what worker processes of a parallel search sent back
-    why = None
-    if not getattr(splitter, "_ciauto_capture", False) or splitter.tests is None:
-        why = "its splitter was replaced or never split"
-    elif splitter.n_rows != _n_rows(X) or splitter.y_hash != _fingerprint(np.asarray(y_values)):
-        raise ValueError(f"X and y must be the rows the search was fitted on ({splitter.n_rows} rows); got "
-                         f"{_n_rows(X)} rows{' and another y' if splitter.n_rows == _n_rows(X) else ''}")
-    if why is None and len(repeated_fold_ids([(np.setdiff1d(np.arange(splitter.n_rows), t), t) for t in splitter.tests],
-                                             splitter.n_rows)) > 1:
-        why = "its cross-validation is repeated (each row's mean prediction over the repeats is computed afresh)"
+    why = _capture_unusable(splitter, X, y_values)
     if why is None:
-        folds = fold_ids_from_splits([(np.setdiff1d(np.arange(splitter.n_rows), t), t) for t in splitter.tests],
-                                     splitter.n_rows)
-        shape = (len(y_values), len(candidates)) + ((len(classes),) if classes is not None and len(classes) > 2 else ())
-        matrix, errors = np.full(shape, np.nan), [None] * len(candidates)
-        for c, estimator in enumerate(unfitted):
-            signature = _signature(estimator)
-            for f, test in enumerate(splitter.tests):
-                raw = scorer.records.get((signature, f))
-                if raw is not None:
-                    matrix[test, c] = _as_scores(raw, classes) if classes is not None else raw[1]
-                elif (signature, f) in scorer.errors:
-                    errors[c] = errors[c] or f"fold {f}: {scorer.errors[(signature, f)]}"
-                elif _failed_in_search(search, candidates[c], f):
-                    errors[c] = errors[c] or f"fold {f}: the search's fit failed (it scored error_score)"
-                else:
-                    errors[c] = errors[c] or f"fold {f}: no captured predictions"
+        splits = [(np.setdiff1d(np.arange(splitter.n_rows), t), t) for t in splitter.tests]
+        folds = fold_ids_from_splits(splits, splitter.n_rows)
+        matrix, errors = _captured_cells(search, candidates, unfitted, len(y_values), classes)
         lost = sum(1 for e in errors if e and e.endswith("no captured predictions"))
         if lost:
             why = ("nothing was captured (were the search's workers on other machines? they cannot send their "
@@ -436,11 +426,50 @@ def _captured_matrix(search, candidates, unfitted, X, y_values, classes):
                    f"{lost} candidate(s) lack captured predictions on some fold")
     if why is not None:
         warnings.warn(f"from_search: the search was prepared by capture_predictions but {why}; cross-validating "
-                      "every candidate again", stacklevel=3)
+                      "every candidate again", stacklevel=4)
         return None
     return matrix, folds, errors
 
+# %% ../nbs/10_adapters.ipynb #9c5154b6
+def _capture_unusable(splitter, X, y_values) -> str | None:
+    "Why a capturing search's splits cannot be used (None: they can); X and y not the search's rows are refused."
+    if not getattr(splitter, "_ciauto_capture", False) or splitter.tests is None:
+        return "its splitter was replaced or never split"
+    if splitter.n_rows != _n_rows(X) or splitter.y_hash != _fingerprint(np.asarray(y_values)):
+        raise ValueError(f"X and y must be the rows the search was fitted on ({splitter.n_rows} rows); got "
+                         f"{_n_rows(X)} rows{' and another y' if splitter.n_rows == _n_rows(X) else ''}")
+    if len(repeated_fold_ids([(np.setdiff1d(np.arange(splitter.n_rows), t), t) for t in splitter.tests],
+                             splitter.n_rows)) > 1:
+        return "its cross-validation is repeated (each row's mean prediction over the repeats is computed afresh)"
+    return None
 
+# %% ../nbs/10_adapters.ipynb #444fd92f
+def _captured_cells(search, candidates, unfitted, n_rows, classes) -> tuple:
+    "(N×C predictions, errors) of the captured records of a capturing search's candidates, fold by fold."
+    scorer, tests = search.scoring, search.cv.tests
+    shape = (n_rows, len(candidates)) + ((len(classes),) if classes is not None and len(classes) > 2 else ())
+    matrix, errors = np.full(shape, np.nan), [None] * len(candidates)
+    for c, estimator in enumerate(unfitted):
+        signature = _signature(estimator)
+        for f, test in enumerate(tests):
+            raw = scorer.records.get((signature, f))
+            if raw is not None:
+                matrix[test, c] = _as_scores(raw, classes) if classes is not None else raw[1]
+            else:
+                errors[c] = errors[c] or f"fold {f}: {_capture_error(search, signature, candidates[c], f)}"
+    return matrix, errors
+
+# %% ../nbs/10_adapters.ipynb #ec4cc74f
+def _capture_error(search, signature: str, params: dict, split: int) -> str:
+    "Why a candidate's split has no captured predictions: its fit's error, the search's error_score, or nothing kept."
+    errors = search.scoring.errors
+    if (signature, split) in errors:
+        return errors[(signature, split)]
+    if _failed_in_search(search, params, split):
+        return "the search's fit failed (it scored error_score)"
+    return "no captured predictions"
+
+# %% ../nbs/10_adapters.ipynb #fcb9beae
 def from_search(search,  # a GridSearchCV, RandomizedSearchCV, HalvingGridSearchCV or HalvingRandomSearchCV
                 X,  # features (array or DataFrame), the rows the search was (or would be) fitted on
                 y,  # target: class labels or numbers
@@ -464,9 +493,7 @@ def from_search(search,  # a GridSearchCV, RandomizedSearchCV, HalvingGridSearch
     (classifiers) or `GroupKFold` (regressors) with that many splits: scikit-learn's own integer cv would ignore
     the groups."""
     from sklearn.base import clone, is_classifier
-    from sklearn.model_selection import GroupKFold, StratifiedGroupKFold, check_cv
     _check_search(search)
-    cvt = _cvt()
     estimator = search.estimator
     classifier = is_classifier(estimator)
     y_values = as_array(y, "y")
@@ -476,69 +503,104 @@ def from_search(search,  # a GridSearchCV, RandomizedSearchCV, HalvingGridSearch
     if groups is not None:
         groups = as_array(groups, "groups")
         group_codes(groups, len(y_values), "groups")  # one label per row, of one type: refused here, not by sklearn
-    own_cv = search.cv.cv if getattr(search.cv, "_ciauto_capture", False) else search.cv
-    chosen_cv = own_cv if cv is None else cv
-    regroup = groups is not None and (chosen_cv is None or isinstance(chosen_cv, numbers.Integral))
-    if regroup:
-        n_splits = 5 if chosen_cv is None else int(chosen_cv)
-        chosen_cv = StratifiedGroupKFold(n_splits) if classifier else GroupKFold(n_splits)
+    chosen_cv, regroup = _search_cv(search, cv, groups, classifier)
     candidates = _search_candidates(search)
     # parameters are cloned as scikit-learn's searches do: an estimator a grid swaps in is shared by its candidates
     unfitted = [clone(estimator).set_params(**clone(p, safe=False)) for p in candidates]
     names = _unique_names([_candidate_name(e, p) for e, p in zip(unfitted, candidates)])
-    captured = None
-    if getattr(search.scoring, "_ciauto_capture", False) and hasattr(search, "cv_results_"):
-        if cv is not None or regroup:
-            search.scoring.collect()  # not used, but read back: the workers' temporary folder is removed
-            warnings.warn("from_search: cv= or groups= with an integer cv asks for other folds than the search's; "
-                          "its captured predictions are not used and every candidate is cross-validated again",
-                          stacklevel=2)
-        else:
-            captured = _captured_matrix(search, candidates, unfitted, X, y_values, classes)
-    if captured is not None:
-        matrix, folds, errors = captured
-        seconds = np.full(len(candidates), np.nan)  # fitted inside the search
-    else:
-        splitter = check_cv(chosen_cv, y_values, classifier=classifier)
-        repeats = repeated_fold_ids(splitter.split(X, y_values, groups), len(target))
-        seeds = _candidate_seeds(random_state, candidates)
-        estimators = [cvt.seeded_estimator(cvt.Configuration(name, e), int(s))
-                      for name, e, s in zip(names, unfitted, seeds)]
-        matrix, seconds, errors = _repeated_matrix(estimators, X, target, repeats, classes, n_jobs, progress)
-        folds = repeats[0] if len(repeats) == 1 else None  # repeats: no single fold per row
+    matrix, folds, seconds, errors = _search_matrix(
+        search, X, y_values, target, classes, groups, candidates, unfitted, names, chosen_cv,
+        refolded=cv is not None or regroup, random_state=random_state, n_jobs=n_jobs, progress=progress)
     ok = [c for c, e in enumerate(errors) if e is None]
     if not ok:
         raise ValueError(f"every candidate failed; the first: {names[0]}: {errors[0]}")
-    table = pd.DataFrame({"name": names, "family": [type(_final_step(e)).__name__ for e in unfitted],
-                          "hyperparameters": candidates,
-                          "status": ["ok" if e is None else "failed" for e in errors], "fit_seconds": seconds,
-                          "error": [e or "" for e in errors]})
-    best = getattr(search, "best_params_", None)
-    columns = {_key(candidates[c]): j for j, c in enumerate(ok)}
-    chosen = None if best is None else columns.get(_key(best))
-    if best is not None and not _is_halving(search) and search.best_index_ in ok:
-        chosen = ok.index(search.best_index_)  # a candidate drawn twice: the search's own row, not the last repeat
+    chosen = _search_choice(search, candidates, ok)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # the warning below says it with the search's words
-        result = make_result(matrix[:, ok], target, folds, table, metric, classes, groups=groups,
-                             winner_rule="fold_mean" if folds is not None else "pooled", chosen=chosen)
+        result = make_result(matrix[:, ok], target, folds, _search_table(names, unfitted, candidates, seconds, errors),
+                             metric, classes, groups=groups, winner_rule="fold_mean" if folds is not None else "pooled",
+                             chosen=chosen)
     final_model = getattr(search, "best_estimator_", None)
     if chosen is not None and result.winner != chosen:
-        try:
-            own = _search_metric(search, None, classifier)
-        except ValueError:
-            own = None
-        reason = ("a halving search chooses on subsamples" if _is_halving(search) else
-                  f"metric {metric.name!r} is not the search's scoring" if own is not metric else
-                  "these folds are not the search's" if regroup or cv is not None else
-                  "a repeated cross-validation: BBC sees each row's mean prediction over the repeats" if folds is None
-                  else "its scores differ from these")
+        reason = _unmatched_reason(search, metric, classifier, refolded=regroup or cv is not None,
+                                   repeated=folds is None)
         warnings.warn(f"from_search: the search chose {names[ok[chosen]]!r} (best_params_), which no CV winner rule "
                       f"picks from these predictions ({reason}); BBC corrects the selection of "
                       f"{result.winner_name!r} by the {result.winner_rule!r} rule, and final_model is None (refit "
                       f"that candidate: clone(search.estimator).set_params(**params))", stacklevel=2)
         final_model = None
     return dataclasses.replace(result, final_model=final_model)
+
+# %% ../nbs/10_adapters.ipynb #7cf790cb
+def _search_cv(search, cv, groups, classifier: bool) -> tuple:
+    "(the splitter or cv argument to use, whether it was made grouped here) for `from_search`."
+    from sklearn.model_selection import GroupKFold, StratifiedGroupKFold
+
+    own_cv = search.cv.cv if getattr(search.cv, "_ciauto_capture", False) else search.cv
+    chosen_cv = own_cv if cv is None else cv
+    regroup = groups is not None and (chosen_cv is None or isinstance(chosen_cv, numbers.Integral))
+    if regroup:
+        n_splits = 5 if chosen_cv is None else int(chosen_cv)
+        chosen_cv = StratifiedGroupKFold(n_splits) if classifier else GroupKFold(n_splits)
+    return chosen_cv, regroup
+
+# %% ../nbs/10_adapters.ipynb #7f4c6470
+def _search_matrix(search, X, y_values, target, classes, groups, candidates, unfitted, names, chosen_cv, *,
+                   refolded: bool, random_state, n_jobs, progress) -> tuple:
+    "(Π, fold ids or None for repeats, fit seconds, errors) of a search's candidates: captured, else cross-validated."
+    from sklearn.base import is_classifier
+    from sklearn.model_selection import check_cv
+
+    captured = None
+    if getattr(search.scoring, "_ciauto_capture", False) and hasattr(search, "cv_results_"):
+        if refolded:
+            search.scoring.collect()  # not used, but read back: the workers' temporary folder is removed
+            warnings.warn("from_search: cv= or groups= with an integer cv asks for other folds than the search's; "
+                          "its captured predictions are not used and every candidate is cross-validated again",
+                          stacklevel=3)
+        else:
+            captured = _captured_matrix(search, candidates, unfitted, X, y_values, classes)
+    if captured is not None:
+        matrix, folds, errors = captured
+        return matrix, folds, np.full(len(candidates), np.nan), errors  # fitted inside the search
+    cvt = _cvt()
+    splitter = check_cv(chosen_cv, y_values, classifier=is_classifier(search.estimator))
+    repeats = repeated_fold_ids(splitter.split(X, y_values, groups), len(target))
+    seeds = _candidate_seeds(random_state, candidates)
+    estimators = [cvt.seeded_estimator(cvt.Configuration(name, e), int(s)) for name, e, s in zip(names, unfitted, seeds)]
+    matrix, seconds, errors = _repeated_matrix(estimators, X, target, repeats, classes, n_jobs, progress)
+    return matrix, repeats[0] if len(repeats) == 1 else None, seconds, errors  # repeats: no single fold per row
+
+# %% ../nbs/10_adapters.ipynb #f3305477
+def _search_table(names, unfitted, candidates, seconds, errors) -> pd.DataFrame:
+    "The configurations table of a search's candidates (name, family, hyperparameters, status, fit_seconds, error)."
+    return pd.DataFrame({"name": names, "family": [type(_final_step(e)).__name__ for e in unfitted],
+                         "hyperparameters": candidates,
+                         "status": ["ok" if e is None else "failed" for e in errors], "fit_seconds": seconds,
+                         "error": [e or "" for e in errors]})
+
+# %% ../nbs/10_adapters.ipynb #d8dd32db
+def _search_choice(search, candidates, ok: list) -> int | None:
+    "The column (among the candidates that ran) of the search's own choice, or None for an unfitted search."
+    best = getattr(search, "best_params_", None)
+    columns = {_key(candidates[c]): j for j, c in enumerate(ok)}
+    chosen = None if best is None else columns.get(_key(best))
+    if best is not None and not _is_halving(search) and search.best_index_ in ok:
+        chosen = ok.index(search.best_index_)  # a candidate drawn twice: the search's own row, not the last repeat
+    return chosen
+
+# %% ../nbs/10_adapters.ipynb #eeeb7f68
+def _unmatched_reason(search, metric: Metric, classifier: bool, *, refolded: bool, repeated: bool) -> str:
+    "Why the search's choice is not the CV winner of these predictions."
+    try:
+        own = _search_metric(search, None, classifier)
+    except ValueError:
+        own = None
+    return ("a halving search chooses on subsamples" if _is_halving(search) else
+            f"metric {metric.name!r} is not the search's scoring" if own is not metric else
+            "these folds are not the search's" if refolded else
+            "a repeated cross-validation: BBC sees each row's mean prediction over the repeats" if repeated
+            else "its scores differ from these")
 
 # %% ../nbs/10_adapters.ipynb #c8be6aea
 def _signature(value) -> str:
@@ -557,13 +619,13 @@ def _signature(value) -> str:
         return f"{type(value).__qualname__}{_signature(vars(value))}"
     return text
 
-
+# %% ../nbs/10_adapters.ipynb #686c3da1
 def _fingerprint(block) -> str:
     "The identity of a block of rows (the test rows of one split), as the search hands them to its scorer."
     from joblib import hash as joblib_hash
     return joblib_hash(block)
 
-
+# %% ../nbs/10_adapters.ipynb #4b54d7cf
 class _RecordingSplitter:
     "The search's splitter, remembering the test rows of each split and a fingerprint of each test block."
     _ciauto_capture = True
@@ -590,11 +652,11 @@ class _RecordingSplitter:
     def __repr__(self):
         return f"capturing({self.cv!r})"
 
-
+# %% ../nbs/10_adapters.ipynb #eaa00977
 def _n_rows(X) -> int:
     return X.shape[0] if hasattr(X, "shape") else len(X)
 
-
+# %% ../nbs/10_adapters.ipynb #8688fb18
 def _raw_scores(model, X) -> tuple:
     "What a fitted candidate says about the rows: ('proba'|'decision', values, classes_) or ('predict', values, None)."
     from sklearn.base import is_classifier
@@ -604,7 +666,7 @@ def _raw_scores(model, X) -> tuple:
         return "proba", np.asarray(model.predict_proba(X), np.float64), np.asarray(model.classes_)
     return "decision", np.asarray(model.decision_function(X), np.float64), np.asarray(model.classes_)
 
-
+# %% ../nbs/10_adapters.ipynb #0bc3f729
 class _CapturingScorer:
     """The search's own scorer, keeping each candidate's predictions on each split's test rows before it scores
     them. It returns exactly what the search's scorer returns, so the search selects as it would. In the process
@@ -642,33 +704,37 @@ class _CapturingScorer:
         kind, value = record
         (self.records if kind == "ok" else self.errors)[key] = value
 
-    def _send(self, key, record):
-        "In a worker process: write the record where the preparing process reads it (atomically renamed)."
-        import hashlib
-        import pickle
-        os.makedirs(self.directory, mode=0o700, exist_ok=True)  # collect removes it once empty
-        path = Path(self.directory) / f"{hashlib.sha256(repr(key).encode()).hexdigest()}.pkl"
-        partial = path.with_suffix(f".{os.getpid()}.part")
-        partial.write_bytes(pickle.dumps((key, record)))
-        os.replace(partial, path)
-
-    def collect(self):
-        "Read back what worker processes wrote (the files are removed once read)."
-        import pickle
-        directory = Path(self.directory)
-        for path in sorted(directory.glob("*.pkl")) if directory.is_dir() else []:
-            key, record = pickle.loads(path.read_bytes())
-            self._keep(key, record)
-            path.unlink()
-        try:
-            directory.rmdir()  # nothing left: no trace in the temporary folder
-        except OSError:
-            pass
-
     def __repr__(self):
         return f"capturing({self.scoring!r})"
 
+# %% ../nbs/10_adapters.ipynb #08c71a04
+@patch_to(_CapturingScorer)
+def _send(self, key, record):
+    "In a worker process: write the record where the preparing process reads it (atomically renamed)."
+    import hashlib
+    import pickle
+    os.makedirs(self.directory, mode=0o700, exist_ok=True)  # collect removes it once empty
+    path = Path(self.directory) / f"{hashlib.sha256(repr(key).encode()).hexdigest()}.pkl"
+    partial = path.with_suffix(f".{os.getpid()}.part")
+    partial.write_bytes(pickle.dumps((key, record)))
+    os.replace(partial, path)
 
+# %% ../nbs/10_adapters.ipynb #9531cdd5
+@patch_to(_CapturingScorer)
+def collect(self):
+    "Read back what worker processes wrote (the files are removed once read)."
+    import pickle
+    directory = Path(self.directory)
+    for path in sorted(directory.glob("*.pkl")) if directory.is_dir() else []:
+        key, record = pickle.loads(path.read_bytes())
+        self._keep(key, record)
+        path.unlink()
+    try:
+        directory.rmdir()  # nothing left: no trace in the temporary folder
+    except OSError:
+        pass
+
+# %% ../nbs/10_adapters.ipynb #bb9e314d
 def capture_predictions(search,  # an unfitted GridSearchCV or RandomizedSearchCV
                        ):  # the same search object, ready to fit
     """Prepare a scikit-learn search to keep every candidate's out-of-fold predictions while it fits (its scoring and
@@ -695,7 +761,7 @@ def capture_predictions(search,  # an unfitted GridSearchCV or RandomizedSearchC
 # %% ../nbs/10_adapters.ipynb #767e4ae8
 ATTRIBUTE = "ciauto_oof"
 
-
+# %% ../nbs/10_adapters.ipynb #78bbc682
 def record_predictions(trial,  # the optuna.Trial the objective received
                        predictions,  # the trial's out-of-fold predictions: length N, or N×K class scores
                       ) -> np.ndarray:  # the predictions as a float array (so the objective can score them)
@@ -717,7 +783,7 @@ def _trial_row(trial) -> tuple[dict, np.ndarray | None]:
            "status": status, "objective": trial.value if state == "complete" else np.nan}
     return row, (np.asarray(recorded, np.float64) if status == "ok" else None)
 
-
+# %% ../nbs/10_adapters.ipynb #c26d58bb
 def _from_matrix(predictions, y, folds, table, metric, pos_label, X=None, groups=None, winner_rule="fold_mean",
                  chosen=None, chosen_by="the tool"):
     "The shared tail of from_optuna and from_oof: metric, target, fold ids, result."
@@ -751,7 +817,7 @@ def _check_study(study):
                          "(BBC corrects the choice of one best trial: record the predictions of a study that "
                          "optimises one value)")
 
-
+# %% ../nbs/10_adapters.ipynb #44b86eb4
 def _objective_rule(values, predictions):
     """A function (metric, target, fold ids) -> the winner rule whose values the objective returned: "pooled" when
     every completed trial's objective equals the metric of its pooled predictions, else "fold_mean"."""
@@ -765,7 +831,7 @@ def _objective_rule(values, predictions):
         return "fold_mean"
     return rule
 
-
+# %% ../nbs/10_adapters.ipynb #828372b9
 def _study_metric(study, metric, y, predictions):
     """The metric: `metric` when given; else the one inferred from y, unless the study minimises and that metric is
     maximised (a log loss read as an AUC would correct the wrong winner)."""
@@ -778,7 +844,7 @@ def _study_metric(study, metric, y, predictions):
                          "metric='neg_log_loss' for a log loss)")
     return inferred
 
-
+# %% ../nbs/10_adapters.ipynb #4e762add
 def from_optuna(study,  # an optuna.Study whose objective called record_predictions
                 y,  # the target the predictions are for
                 folds=None,  # fold ids, (train, test) pairs or the splitter the objective used; None: BBC only
@@ -843,7 +909,7 @@ def _read_table(table) -> pd.DataFrame:
 # %% ../nbs/10_adapters.ipynb #f4076a1d
 META = ("ciauto_metric", "ciauto_winner_rule", "ciauto_group")  # columns to_oof writes beside the predictions
 
-
+# %% ../nbs/10_adapters.ipynb #931be95c
 def _target_from(frame, y):
     "y as a column name, two (time, event) column names, or one value per row; and the columns it used."
     if isinstance(y, str):
@@ -862,13 +928,13 @@ def _target_from(frame, y):
         return frame[list(y)].to_numpy(np.float64), list(y)
     return as_array(y, "y"), []
 
-
+# %% ../nbs/10_adapters.ipynb #5250e051
 def _is_pairs(fold) -> bool:
     "A list of (train, test) pairs."
     return (isinstance(fold, (list, tuple)) and len(fold) > 0
             and all(isinstance(p, (list, tuple)) and len(p) == 2 and np.ndim(p[0]) == 1 for p in fold))
 
-
+# %% ../nbs/10_adapters.ipynb #21f39005
 def _fold_from(frame, fold):
     "Fold ids as a column name, one value per row, (train, test) pairs, a splitter, or None; and the columns used."
     if fold is None:
@@ -884,7 +950,7 @@ def _fold_from(frame, fold):
         return fold, []
     return np.asarray(fold), []
 
-
+# %% ../nbs/10_adapters.ipynb #5b74edfd
 def _group_from(frame, groups):
     "Group labels as a column name or one value per row, or None; and the columns used."
     if groups is None:
@@ -895,12 +961,12 @@ def _group_from(frame, groups):
         return frame[groups].to_numpy(), [groups]
     return as_array(groups, "groups"), []
 
-
+# %% ../nbs/10_adapters.ipynb #c4ed8016
 def _plain(value):
     "A numpy scalar as the Python value it holds (for messages)."
     return value.item() if isinstance(value, np.generic) else value
 
-
+# %% ../nbs/10_adapters.ipynb #868e9f46
 def _finite_block(frame, columns, row_ids, what="configuration column", owners=None) -> np.ndarray:
     """The columns as floats; a non-number, NaN or inf is refused, naming the column and the row (and, in the long
     layout, the row's configuration `owners[i]`)."""
@@ -932,7 +998,7 @@ def _class_blocks(columns, labels) -> dict:
                              f"label of y: {expected}")
     return {name: [by_label[label] for label in expected] for name, by_label in blocks.items()}
 
-
+# %% ../nbs/10_adapters.ipynb #ff9c9118
 def _check_names(names, what):
     "Refuse names that are equal as text (1 and '1'): one of them would be lost."
     seen = {}
@@ -943,7 +1009,7 @@ def _check_names(names, what):
             raise ValueError(f"{what}: {first!r} and {name!r} are the same name as text; rename one"
                              if repr(first) != repr(name) else f"{what}: {name!r} appears twice; rename one")
 
-
+# %% ../nbs/10_adapters.ipynb #3a9e8c40
 def _id_like(values: pd.Series) -> str | None:
     """Why an inferred prediction column looks like an id or group column rather than predictions, or None:
     integers numbering the rows (1..n in any order), or integers beyond 0/1 that repeat (patients, sites)."""
@@ -955,7 +1021,7 @@ def _id_like(values: pd.Series) -> str | None:
         return "repeated integers beyond 0/1, like a group or id column"
     return None
 
-
+# %% ../nbs/10_adapters.ipynb #ff7f41f5
 def _warn_id_columns(frame, columns):
     "Warn about inferred prediction columns that look like ids: scored as configurations, one may win (AUC 1.0)."
     for col in columns:
@@ -966,13 +1032,13 @@ def _warn_id_columns(frame, columns):
                           "--groups)",
                           stacklevel=4)
 
-
+# %% ../nbs/10_adapters.ipynb #2260d961
 def _looks_long(columns, row="row", configuration="configuration", prediction="prediction") -> bool:
     names = {str(c) for c in columns}
     return ({row, configuration} <= names
             and (prediction in names or any(c.startswith(f"{prediction}{SEP}") for c in names)))
 
-
+# %% ../nbs/10_adapters.ipynb #18d5dec7
 def _wide(frame, y, fold, configurations, groups):
     "(predictions, y, folds, groups, names) of a wide table."
     _check_names(list(frame.columns), "the table's columns")
@@ -981,6 +1047,20 @@ def _wide(frame, y, fold, configurations, groups):
     group_values, group_cols = _group_from(frame, groups)
     reserved = {**{c: "the target" for c in y_cols}, **{c: "the fold ids" for c in fold_cols},
                 **{c: "the groups" for c in group_cols}, **{c: "written by to_oof" for c in META}}
+    columns = _wide_columns(frame, fold, configurations, reserved)
+    block = _finite_block(frame, columns, frame.index)
+    if configurations is None:
+        _warn_id_columns(frame, columns)
+    if any(SEP in str(c) for c in columns):
+        blocks = _class_blocks(columns, np.unique(target))
+        position = {c: j for j, c in enumerate(columns)}
+        return (np.stack([block[:, [position[c] for c in cols]] for cols in blocks.values()], axis=1), target,
+                folds, group_values, list(blocks))
+    return block, target, folds, group_values, [str(c) for c in columns]
+
+# %% ../nbs/10_adapters.ipynb #2bed9eb8
+def _wide_columns(frame, fold, configurations, reserved: dict) -> list:
+    "The prediction columns of a wide table, checked; `reserved` maps the other columns to what they hold."
     if configurations is not None:
         columns = [configurations] if isinstance(configurations, str) else list(configurations)
         clash = [c for c in columns if c in reserved]
@@ -1003,19 +1083,34 @@ def _wide(frame, y, fold, configurations, groups):
     if not columns:
         raise ValueError("the table has no prediction columns besides the target and the folds")
     _check_names(columns, "configurations")
-    block = _finite_block(frame, columns, frame.index)
-    if configurations is None:
-        _warn_id_columns(frame, columns)
-    if any(SEP in str(c) for c in columns):
-        blocks = _class_blocks(columns, np.unique(target))
-        position = {c: j for j, c in enumerate(columns)}
-        return (np.stack([block[:, [position[c] for c in cols]] for cols in blocks.values()], axis=1), target,
-                folds, group_values, list(blocks))
-    return block, target, folds, group_values, [str(c) for c in columns]
+    return columns
 
 # %% ../nbs/10_adapters.ipynb #bea46b76
 def _long(frame, y, fold, row, configuration, prediction, repeat, groups):
     "(predictions, y, folds, groups, names) of a long table; repeats are averaged and then leave no fold ids."
+    value_cols = _long_iv(frame, row, configuration, prediction, repeat)
+    values = _finite_block(frame, value_cols, frame[row].to_numpy(), "prediction column",
+                           frame[configuration].to_numpy())
+    frame = frame.assign(**{configuration: frame[configuration].astype(str)})
+    names = list(pd.unique(frame[configuration]))
+    _check_per_row(frame, row, y, fold if repeat is None else None, groups)
+    row_ids = np.sort(pd.unique(frame[row]))
+    per_row = frame.drop_duplicates(row).set_index(row).loc[row_ids]
+    target, _ = _target_from(per_row, y)
+    group_values, _ = _group_from(per_row, groups) if isinstance(groups, str) else (groups, [])
+    folds = None
+    if repeat is None:
+        folds, _ = _fold_from(per_row, fold)
+    matrix = _long_matrix(frame, values, value_cols, row, configuration, names, row_ids)
+    if len(value_cols) == 1:
+        return matrix[:, :, 0], target, folds, group_values, names
+    labels = [str(c).partition(SEP)[2] for c in value_cols]
+    return (matrix[:, :, [labels.index(str(label)) for label in np.unique(target)]], target, folds, group_values,
+            names)
+
+# %% ../nbs/10_adapters.ipynb #100a8111
+def _long_iv(frame, row, configuration, prediction, repeat) -> list:
+    "The prediction columns of a long table, once its columns and keys are checked."
     for what, col in (("row", row), ("configuration", configuration)):
         if col not in frame.columns:
             raise ValueError(f"{what}: the long table has no column {col!r} (columns: {list(frame.columns)[:10]})")
@@ -1038,29 +1133,27 @@ def _long(frame, y, fold, row, configuration, prediction, repeat, groups):
     _check_names(list(pd.unique(frame[configuration])), "configuration")
     if frame[row].isna().any():
         raise ValueError(f"row: column {row!r} has a missing row id")
-    values = _finite_block(frame, value_cols, frame[row].to_numpy(), "prediction column",
-                           frame[configuration].to_numpy())
-    frame = frame.assign(**{configuration: frame[configuration].astype(str)})
-    names = list(pd.unique(frame[configuration]))
-    # every row's target (and fold, and group) must be the same in all its configurations' rows
+    return value_cols
+
+# %% ../nbs/10_adapters.ipynb #f2adece2
+def _check_per_row(frame, row, y, fold, groups) -> None:
+    "Refuse a long table whose target, fold or group column differs between the configurations' rows of one row."
     per_row_cols = [c for c in ([y] if isinstance(y, str) else list(y) if isinstance(y, (list, tuple)) else [])
-                    + ([fold] if isinstance(fold, str) and repeat is None else [])
+                    + ([fold] if isinstance(fold, str) else [])
                     + ([groups] if isinstance(groups, str) else []) if c in frame.columns]
-    if per_row_cols:
-        varying = frame.groupby(row, sort=False)[per_row_cols].nunique(dropna=False).max(axis=1) > 1
-        if varying.any():
-            bad = varying.index[np.argmax(varying.to_numpy())]
-            cols = frame.loc[frame[row] == bad, per_row_cols]
-            col = next(c for c in per_row_cols if cols[c].nunique(dropna=False) > 1)
-            raise ValueError(f"row {_plain(bad)!r} has {col!r} = {sorted(map(_plain, pd.unique(cols[col])), key=str)} in different "
-                             f"configurations' rows; a row's {col!r} must be the same for every configuration")
-    row_ids = np.sort(pd.unique(frame[row]))
-    per_row = frame.drop_duplicates(row).set_index(row).loc[row_ids]
-    target, _ = _target_from(per_row, y)
-    group_values, _ = _group_from(per_row, groups) if isinstance(groups, str) else (groups, [])
-    folds = None
-    if repeat is None:
-        folds, _ = _fold_from(per_row, fold)
+    if not per_row_cols:
+        return
+    varying = frame.groupby(row, sort=False)[per_row_cols].nunique(dropna=False).max(axis=1) > 1
+    if varying.any():
+        bad = varying.index[np.argmax(varying.to_numpy())]
+        cols = frame.loc[frame[row] == bad, per_row_cols]
+        col = next(c for c in per_row_cols if cols[c].nunique(dropna=False) > 1)
+        raise ValueError(f"row {_plain(bad)!r} has {col!r} = {sorted(map(_plain, pd.unique(cols[col])), key=str)} in different "
+                         f"configurations' rows; a row's {col!r} must be the same for every configuration")
+
+# %% ../nbs/10_adapters.ipynb #3333ad00
+def _long_matrix(frame, values, value_cols, row, configuration, names, row_ids) -> np.ndarray:
+    "N×C×(columns) predictions of a long table, each the mean over the repeats of its (row, configuration)."
     means = pd.DataFrame(values, columns=value_cols).assign(**{configuration: frame[configuration].to_numpy(),
                                                                 row: frame[row].to_numpy()})
     means = means.groupby([configuration, row], sort=False)[value_cols].mean()  # the mean over repeats
@@ -1069,11 +1162,7 @@ def _long(frame, y, fold, row, configuration, prediction, repeat, groups):
         c, i = np.argwhere(np.isnan(matrix).any(axis=2).T)[0]
         raise ValueError(f"the long table lacks a prediction for row {row_ids[i]!r} of configuration {names[c]!r}; "
                          "every configuration needs an out-of-fold prediction for every row")
-    if len(value_cols) == 1:
-        return matrix[:, :, 0], target, folds, group_values, names
-    labels = [str(c).partition(SEP)[2] for c in value_cols]
-    return (matrix[:, :, [labels.index(str(label)) for label in np.unique(target)]], target, folds, group_values,
-            names)
+    return matrix
 
 # %% ../nbs/10_adapters.ipynb #908f0f46
 def _meta(frame, column):
@@ -1085,7 +1174,7 @@ def _meta(frame, column):
         raise ValueError(f"column {column!r} (written by to_oof) must hold one value, got {list(values)[:5]}")
     return values[0]
 
-
+# %% ../nbs/10_adapters.ipynb #13acd086
 def from_oof(table,  # a DataFrame, or the path of a CSV or Parquet file, in the wide or long layout
              *, y="y",  # target: a column name, two (time, event) column names, or one value per row
              fold="fold",  # fold-id column name, one id per row, a list of (train, test) pairs, a splitter, or None
@@ -1112,14 +1201,7 @@ def from_oof(table,  # a DataFrame, or the path of a CSV or Parquet file, in the
             raise ValueError("pass either y= or time= and event=, not both")
         y = [time, event]
     frame = _read_table(table)
-    metric = _meta(frame, "ciauto_metric") if metric is None else metric
-    if isinstance(metric, str) and metric not in METRICS and "ciauto_metric" in frame.columns:
-        raise ValueError(f"the table's ciauto_metric column names {metric!r}, which is not a registry metric; pass "
-                         "metric= (the Metric the predictions were scored with)")
-    groups = ("ciauto_group" if "ciauto_group" in frame.columns else None) if groups is None else groups
-    winner_rule = _meta(frame, "ciauto_winner_rule") if winner_rule is None else winner_rule
-    if winner_rule is not None:
-        check_choice(winner_rule, "winner_rule", WINNER_RULES)
+    metric, groups, winner_rule = _recorded_options(frame, metric, groups, winner_rule)
     if layout == "wide":
         predictions, target, folds, group_values, names = _wide(frame, y, fold, configurations, groups)
     else:
@@ -1130,6 +1212,19 @@ def from_oof(table,  # a DataFrame, or the path of a CSV or Parquet file, in the
     configs = pd.DataFrame({"name": names, "family": "", "hyperparameters": [{} for _ in names], "status": "ok"})
     return _from_matrix(predictions, target, folds, configs, metric, pos_label, groups=group_values,
                         winner_rule=winner_rule or "fold_mean")
+
+# %% ../nbs/10_adapters.ipynb #e5f9884a
+def _recorded_options(frame, metric, groups, winner_rule) -> tuple:
+    "(metric, groups, winner_rule): the arguments, else the table's ciauto_metric, ciauto_group and ciauto_winner_rule."
+    metric = _meta(frame, "ciauto_metric") if metric is None else metric
+    if isinstance(metric, str) and metric not in METRICS and "ciauto_metric" in frame.columns:
+        raise ValueError(f"the table's ciauto_metric column names {metric!r}, which is not a registry metric; pass "
+                         "metric= (the Metric the predictions were scored with)")
+    groups = ("ciauto_group" if "ciauto_group" in frame.columns else None) if groups is None else groups
+    winner_rule = _meta(frame, "ciauto_winner_rule") if winner_rule is None else winner_rule
+    if winner_rule is not None:
+        check_choice(winner_rule, "winner_rule", WINNER_RULES)
+    return metric, groups, winner_rule
 
 # %% ../nbs/10_adapters.ipynb #d75676b9
 def to_oof(result,  # a CVTResult
@@ -1177,14 +1272,14 @@ def _mean_score(y_true,  # unused: an item's score is its own outcome
     "The mean of per-item scores (weighted by bootstrap multiplicities)."
     return float(np.average(y_pred, weights=sample_weight))
 
-
+# %% ../nbs/10_adapters.ipynb #475c606a
 def _negated_scores(y,  # unused
                     predictions,  # N×C per-item scores
                    ) -> np.ndarray:  # N×C row losses: the smallest in-bag sum is the highest in-bag mean score
     "The row-loss form of `mean_score`: minus each item's score."
     return -np.asarray(predictions, dtype=np.float64)
 
-
+# %% ../nbs/10_adapters.ipynb #b882bb35
 # registered once: importing the module again keeps the first
 MEAN_SCORE = METRICS.get("mean_score") or register_metric(  # the metric of a benchmark's per-item scores: their mean
     Metric("mean_score", _mean_score, greater_is_better=True, kind="generic", row_loss=_negated_scores))
@@ -1217,7 +1312,7 @@ def _item_ids(frame, items):
 _MISSING_HINT = ("a missing score is not guessed: if a missing answer counts as wrong, fill it in (scores.fillna(0)); "
                  "if the model was not run on those items, keep the items every model answered (scores.dropna())")
 
-
+# %% ../nbs/10_adapters.ipynb #d261e393
 def _score_block(frame, columns, ids) -> np.ndarray:
     "The model columns as N×C floats (True/False as 1/0); text and missing or infinite scores refused, naming the model and the item."
     out = np.empty((len(frame), len(columns)))
@@ -1295,7 +1390,7 @@ def _class_column(frame, label, name):
     raise ValueError(f"configuration {name!r}: no probability column for class {label!r} among "
                      f"{list(frame.columns)} (expected {str(label)!r} or {'p' + str(label)!r})")
 
-
+# %% ../nbs/10_adapters.ipynb #fe3963b7
 def wide_table(per_configuration: dict,  # {configuration name: Series or DataFrame of its out-of-fold predictions}
                y,  # the target, one value per row, in the predictions' row order
                fold=None,  # fold id per row (H2O's fold_assignment), or None (AutoGluon's repeated bagging)

@@ -40,20 +40,19 @@ class Report:
             self.table.to_csv(path)
         return f"saved to {path}"
 
-
+# %% ../nbs/09_cli.ipynb #00d52f43
 def _plain(value):
     "A numpy scalar or array as the Python value or list it holds; anything else that JSON lacks as its text."
     if hasattr(value, "tolist"):
         return value.tolist()
     return str(value)
 
-
+# %% ../nbs/09_cli.ipynb #3c84e4e2
 def json_text(record: dict, # what to write
              ) -> str: # strict JSON: no NaN, Infinity or -Infinity (they become null)
     "The record as indented, strict JSON, which every JSON reader accepts (the layer's `json_safe` makes it so)."
     from ciauto._checks import json_safe  # imported here: `ciauto --help` imports no numpy
     return json.dumps(json_safe(record), indent=2, allow_nan=False)
-
 
 # %% ../nbs/09_cli.ipynb #936cdcf6
 def integer(minimum: int | None = None, # smallest allowed value (None: no bound)
@@ -73,7 +72,7 @@ def integer(minimum: int | None = None, # smallest allowed value (None: no bound
             raise argparse.ArgumentTypeError(str(error)) from None
     return parse
 
-
+# %% ../nbs/09_cli.ipynb #929347de
 def probability(text: str, # the option's text
                ) -> float: # a number strictly between 0 and 1
     "An argparse type for levels and risks: a number strictly between 0 and 1."
@@ -109,14 +108,14 @@ def preview(items, # the names or values to show
     shown = ", ".join(items[:limit])
     return shown if len(items) <= limit else f"{shown}, ... ({len(items)} in all)"
 
-
+# %% ../nbs/09_cli.ipynb #b1474533
 def _sniff_delimiter(sample: str) -> str:
     try:
         return csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
     except csv.Error:
         return ","
 
-
+# %% ../nbs/09_cli.ipynb #266c9e7b
 def _decimal_commas(frame):
     "Text columns of a `;`-separated file that hold numbers written with a decimal comma (`2,5`), as numbers."
     import pandas as pd
@@ -142,15 +141,7 @@ def read_csv(path: str, # the file name as the user gave it
         raise ValueError(f"{where}: the file is empty")
     if b"\x00" in head:
         raise ValueError(f"{where}: not a text CSV file (it holds binary data)")
-    try:
-        sample, encoding = head.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError as error:
-        if error.start < len(head) - 4:  # not just a character cut at the sample's end
-            sample, encoding = head.decode("latin-1"), "latin-1"
-            if notes is not None:
-                notes.append(f"{where}: not UTF-8; read as latin-1")
-        else:
-            sample, encoding = head[:error.start].decode("utf-8"), "utf-8"
+    sample, encoding = _decoded_sample(head, where, notes)
     delimiter = _sniff_delimiter(sample)
     if delimiter != "," and notes is not None:
         notes.append(f"{where}: columns separated by {delimiter!r}")
@@ -164,15 +155,7 @@ def read_csv(path: str, # the file name as the user gave it
         _check_header(stream.readline().decode(encoding, errors="replace"), delimiter, where)
     import pandas as pd
 
-    try:
-        frame = pd.read_csv(file, sep=delimiter, encoding=encoding, decimal=decimal)
-    except pd.errors.ParserError as error:
-        found = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(error))
-        detail = (f"line {found[2]} has {found[3]} fields where the header has {found[1]}" if found
-                  else str(error).splitlines()[0][:200])
-        raise ValueError(f"{where}: malformed CSV ({detail})") from None
-    except (UnicodeDecodeError, pd.errors.EmptyDataError) as error:
-        raise ValueError(f"{where}: cannot be read as CSV ({type(error).__name__})") from None
+    frame = _pandas_csv(file, delimiter, encoding, decimal, where)
     if not isinstance(frame.index, pd.RangeIndex):  # pandas turns the extra leading fields into an index
         raise ValueError(f"{where}: its lines have more fields than the header ({preview(frame.columns)}); give "
                          "every column a name (a number written with a decimal comma, 0,5, splits into two fields)")
@@ -180,9 +163,45 @@ def read_csv(path: str, # the file name as the user gave it
         raise ValueError(f"{where}: has a header ({preview(frame.columns)}) but no rows")
     return _decimal_commas(frame) if delimiter == ";" else frame
 
+# %% ../nbs/09_cli.ipynb #32d50234
+def _decoded_sample(head: bytes, # the file's first bytes
+                    where: str, # "--option FILE" (for messages)
+                    notes: list | None, # receives the note of a latin-1 file
+                   ) -> tuple: # (the sample as text, the encoding)
+    "The first bytes of a CSV file as text, and the encoding that reads them."
+    try:
+        return head.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError as error:
+        if error.start < len(head) - 4:  # not just a character cut at the sample's end
+            if notes is not None:
+                notes.append(f"{where}: not UTF-8; read as latin-1")
+            return head.decode("latin-1"), "latin-1"
+        return head[:error.start].decode("utf-8"), "utf-8"
+
+# %% ../nbs/09_cli.ipynb #7f1b9dda
+def _pandas_csv(file, # the checked file
+                delimiter: str, # the sniffed delimiter
+                encoding: str, # the sample's encoding
+                decimal: str, # "." or ","
+                where: str, # "--option FILE" (for messages)
+               ): # the DataFrame
+    "`pandas.read_csv` with a one-line ValueError for a malformed or unreadable file."
+    import pandas as pd
+
+    try:
+        return pd.read_csv(file, sep=delimiter, encoding=encoding, decimal=decimal)
+    except pd.errors.ParserError as error:
+        found = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(error))
+        detail = (f"line {found[2]} has {found[3]} fields where the header has {found[1]}" if found
+                  else str(error).splitlines()[0][:200])
+        raise ValueError(f"{where}: malformed CSV ({detail})") from None
+    except (UnicodeDecodeError, pd.errors.EmptyDataError) as error:
+        raise ValueError(f"{where}: cannot be read as CSV ({type(error).__name__})") from None
+
+# %% ../nbs/09_cli.ipynb #687a2351
 _DECIMAL_COMMA = re.compile(r"\s*-?\d+(,\d+)?\s*")  # 0,512, -3,5 or 3: numbers written with a decimal comma
 
-
+# %% ../nbs/09_cli.ipynb #d3c63a82
 def _decimal_comma_column(sample: str, delimiter: str, where: str) -> bool:
     """Whether a file sniffed as comma-separated is one column of numbers with a decimal comma: a header without a
     comma over lines like `0,512`. Without a header such lines are ambiguous (two integer columns, or decimals),
@@ -198,7 +217,7 @@ def _decimal_comma_column(sample: str, delimiter: str, where: str) -> bool:
                          "file a header line")
     return "," not in lines[0]
 
-
+# %% ../nbs/09_cli.ipynb #8695db4c
 def check_input_file(path: str, # the file name as the user gave it
                      option: str, # the option that named it (for the message)
                     ) -> Path:
@@ -210,7 +229,7 @@ def check_input_file(path: str, # the file name as the user gave it
         raise ValueError(f"{option} {path}: is a folder, not a CSV file")
     return file
 
-
+# %% ../nbs/09_cli.ipynb #e7308ebc
 def _check_header(line: str, delimiter: str, where: str) -> None:
     "Refuse a header line that names a column twice (pandas would silently rename the second one 'name.1')."
     first = next(csv.reader([line.strip("\r\n\ufeff")], delimiter=delimiter), [])
@@ -224,14 +243,13 @@ def _check_header(line: str, delimiter: str, where: str) -> None:
         raise ValueError(f"{where}: the header names the column(s) {preview(repr(n) for n in twice)} more than once; "
                          "give every column its own name")
 
-
+# %% ../nbs/09_cli.ipynb #438f1365
 def _is_number(text: str) -> bool:
     try:
         float(text)
         return True
     except ValueError:
         return False
-
 
 # %% ../nbs/09_cli.ipynb #6a677077
 def add_estimate_arguments(parser: argparse.ArgumentParser, # the `estimate` subparser
@@ -266,7 +284,7 @@ def add_estimate_arguments(parser: argparse.ArgumentParser, # the `estimate` sub
 # %% ../nbs/09_cli.ipynb #9850f160
 QUIET_HELP = "no progress bar and no informational notes (warnings and errors still print)"
 
-
+# %% ../nbs/09_cli.ipynb #ab840d08
 def add_bootstrap_arguments(parser: argparse.ArgumentParser, # the `estimate` or `bbc` subparser
                            ) -> None:
     "Declare the BBC/BBC-F options (method, bootstraps, confidence, alternative)."
@@ -291,7 +309,7 @@ def is_continuous(y, # the target column (pandas Series)
     integral = bool((values == values.round()).all())
     return not integral or values.nunique() > 20
 
-
+# %% ../nbs/09_cli.ipynb #2c058073
 def match_label(y, # the target column
                 text: str | None, # the label as typed, or None
                 option: str = "--positive", # the option that named it (for the message)
@@ -313,7 +331,7 @@ def as_written(label, # a class label, possibly a numpy scalar
         label = label.item()
     return repr(label) if isinstance(label, str) else str(label)
 
-
+# %% ../nbs/09_cli.ipynb #46314080
 def _lines_of(mask) -> str:
     "The file lines (header = line 1) of the rows where `mask` holds, bounded."
     import numpy as np
@@ -321,7 +339,7 @@ def _lines_of(mask) -> str:
     rows = np.flatnonzero(np.asarray(mask))
     return ("line " if len(rows) == 1 else "lines ") + preview(rows + 2, limit=5)
 
-
+# %% ../nbs/09_cli.ipynb #f903df86
 def numeric_column(frame, # the table read by `read_csv`
                    column: str, # the column that must hold finite numbers
                    where: str, # the option and file, e.g. "--predictions oof.csv"
@@ -347,7 +365,7 @@ def numeric_column(frame, # the table read by `read_csv`
                          f"every row needs finite {what}")
     return array
 
-
+# %% ../nbs/09_cli.ipynb #16bece71
 def complete_column(frame, # the table read by `read_csv`
                     column: str, # a label, fold or group column
                     where: str, # the option and file
@@ -462,7 +480,7 @@ def captured_warnings(notes: list, # receives "warning: <first line of the messa
 # %% ../nbs/09_cli.ipynb #55b66f04
 BBC_METHODS = {"bbc": "pooled", "bbc-f": "folds"}
 
-
+# %% ../nbs/09_cli.ipynb #26601c61
 def run_bbc(result, # the CVTResult
             args: argparse.Namespace, # the parsed `estimate` options
             notes: list, # receives one-line notes (warnings, zero-width intervals)
@@ -493,7 +511,7 @@ def run_bbc(result, # the CVTResult
                          f"{estimate.ci_low:.4f}; {why}")
     return runs
 
-
+# %% ../nbs/09_cli.ipynb #8f78980e
 def bbc_groups(result, # the CVTResult
               ) -> dict: # keyword arguments for `bbc`: {"groups": ...} when the result carries groups, else {}
     """The groups `bbc` resamples (a cluster bootstrap), passed explicitly: `bbc(result)` of this version does not
@@ -538,7 +556,7 @@ def describe_cvt(result, # the CVTResult
     lines += [f"  {score:.4f}  {name}" for name, score in zip(top["name"], top["cv_score"])]
     return lines
 
-
+# %% ../nbs/09_cli.ipynb #e41c2b3c
 REPORT_HINT = ("Report BBC's estimate and interval (BBC-F's when computation matters: it is cheaper and close on "
                "large data). 'apparent' is the winner's cross-validated value under the rule that selected it (the "
                "mean over folds; with no folds, the value on all rows); bias = apparent - estimate, as ciauto.bbc "
@@ -553,24 +571,24 @@ def _as_dict(obj, # a result object
         return obj.to_dict()
     return {f: _plain(getattr(obj, f)) if hasattr(getattr(obj, f), "tolist") else getattr(obj, f) for f in fields}
 
-
+# %% ../nbs/09_cli.ipynb #1b340073
 BBC_FIELDS = ("method", "metric", "estimate", "ci_low", "ci_high", "confidence_level", "alternative", "apparent",
               "bias", "winner", "n_bootstraps", "n_redraws")
 
-
+# %% ../nbs/09_cli.ipynb #bb628a94
 def bbc_record(runs: list, # (name, BBCResult, seconds) from `run_bbc`
               ) -> dict: # method name -> its numbers
     "Each method's BBCResult as a dict (its own apparent and bias), with the seconds it took."
     return {name.upper(): {**_as_dict(est, BBC_FIELDS), "seconds": seconds} for name, est, seconds in runs}
 
-
+# %% ../nbs/09_cli.ipynb #e668700e
 def options_record(args: argparse.Namespace, # the parsed options
                   ) -> dict: # the options, the command and the package version
     "The part of every `--output` record that says how the numbers were made."
     return {"ciauto_version": __version__, "command": args.command,
             "options": {k: v for k, v in vars(args).items() if k != "command"}}
 
-
+# %% ../nbs/09_cli.ipynb #4a61975d
 def estimate_record(result, # the CVTResult
                     runs: list, # (name, BBCResult, seconds) from `run_bbc`
                     source: str, # where the data came from (from `load_table`)
@@ -630,7 +648,7 @@ def run_estimate(args: argparse.Namespace, # the parsed `estimate` options
 # %% ../nbs/09_cli.ipynb #e5ab2746
 CONFORMAL_METHODS = ("simes", "dkwm", "asymptotic", "monte_carlo")  # as ciauto.conformal.METHODS (not imported: fast help)
 
-
+# %% ../nbs/09_cli.ipynb #b4ae6b04
 def add_conformal_arguments(parser: argparse.ArgumentParser, # the `conformal` subparser
                            ) -> None:
     "Declare `ciauto conformal`'s options."
@@ -715,9 +733,33 @@ def run_conformal(args: argparse.Namespace, # the parsed `conformal` options
     return Report(text, record, shown, notes)
 
 # %% ../nbs/09_cli.ipynb #1ac2e8d1
-SUBGROUP_METRICS = ("roc_auc", "pr_auc", "average_ranking_loss", "average_precision")
+class _SubgroupMetrics:
+    """The `--metric` choices of `ciauto subgroups`, read from the registry each time they are asked for: the
+    subgroup qualities (roc_auc, pr_auc, average_ranking_loss, average_precision) and every registered binary
+    metric with a row-loss form (`Metric.row_loss`), so a metric registered later is a choice too. Nothing is
+    imported until then: `ciauto subgroups --help` imports no numpy."""
+    def names(self) -> tuple:
+        from ciauto.subgroups_selectors import _METRICS, _row_loss_names
+        return _METRICS + tuple(n for n in _row_loss_names() if n not in _METRICS)
 
+    def __iter__(self): return iter(self.names())
+    def __contains__(self, name): return name in self.names()
+    def __len__(self): return len(self.names())
+    def __getitem__(self, i): return self.names()[i]
+    def __repr__(self): return repr(self.names())
 
+# %% ../nbs/09_cli.ipynb #464fc64a
+SUBGROUP_METRICS = _SubgroupMetrics()
+
+# %% ../nbs/09_cli.ipynb #51603539
+def subgroup_metric(name: str, # the value of --metric
+                   ) -> str: # the name, when it is a choice
+    "Refuse a `--metric` of `ciauto subgroups` that is not one of `SUBGROUP_METRICS`, listing them."
+    if name not in SUBGROUP_METRICS:
+        raise ValueError(f"--metric {name!r} is not a subgroup metric; choose from {', '.join(SUBGROUP_METRICS)}")
+    return name
+
+# %% ../nbs/09_cli.ipynb #bb4abdb8
 def add_subgroups_arguments(parser: argparse.ArgumentParser, # the `subgroups` subparser
                            ) -> None:
     "Declare `ciauto subgroups`'s options."
@@ -728,8 +770,10 @@ def add_subgroups_arguments(parser: argparse.ArgumentParser, # the `subgroups` s
     data.add_argument("--score", metavar="COL", help="the classifier's score column (higher = more likely positive)")
     data.add_argument("--positive", metavar="LABEL", help="the positive value of the label column when it is not 0/1")
     search = parser.add_argument_group("search")
-    search.add_argument("--metric", default="roc_auc", choices=SUBGROUP_METRICS,
-                        help="the classifier's quality measured in each subgroup (default roc_auc)")
+    search.add_argument("--metric", default="roc_auc", metavar="METRIC",
+                        help="the classifier's quality measured in each subgroup (default roc_auc): roc_auc, pr_auc, "
+                        "average_ranking_loss, average_precision, or a registered metric with a row loss "
+                        "(neg_log_loss, brier_score, ...)")
     search.add_argument("--mode", default="worse", choices=["worse", "better", "exceptional"],
                         help="look for subgroups where the metric is worse (default), better, or either")
     search.add_argument("--depth", type=integer(1), default=3, help="at most this many conditions (default 3)")
@@ -765,7 +809,7 @@ def example_scored_table():
     score = cross_val_predict(model, X, y == "bad", cv=5, method="predict_proba")[:, 1]
     return X.assign(**{"class": y, "score": score.round(4)})
 
-
+# %% ../nbs/09_cli.ipynb #0d832896
 def round_numbers(text: str, # a pattern such as "f2 in [-1.3723600957729503, 0.4)"
                   digits: int = 4, # significant digits kept
                  ) -> str:
@@ -779,18 +823,8 @@ def run_subgroups(args: argparse.Namespace, # the parsed `subgroups` options
     from ciauto.subgroups import find_subgroups, subgroup_table
 
     notes = []
-    if args.data is None:
-        if args.label or args.score:
-            raise ValueError("--label and --score need --data (the embedded example has its own columns)")
-        frame, label, score, source = example_scored_table(), "class", "score", "credit-g (embedded), scored by " \
-            "a 5-fold cross-validated logistic regression"
-        positive = "bad" if args.positive is None else args.positive
-    else:
-        missing = [o for o, v in (("--label", args.label), ("--score", args.score)) if v is None]
-        if missing:
-            raise ValueError(f"--data needs {' and '.join(missing)}")
-        frame, label, score, source = read_csv(args.data, "--data", notes), args.label, args.score, args.data
-        positive = args.positive
+    frame, label, score, source, positive = _scored_table(args, notes)
+    subgroup_metric(args.metric)  # here, not at parsing: the registry is read once the data file is found
     where = f"--data {args.data}" if args.data else source
     if label == score:
         raise ValueError(f"--label and --score name the same column {label!r}; the score is the classifier's output")
@@ -811,10 +845,7 @@ def run_subgroups(args: argparse.Namespace, # the parsed `subgroups` options
                                 size_weight=args.size_weight, balance_weight=args.balance_weight,
                                 generalization_aware=args.generalization_aware, n_jobs=args.jobs, positive=positive)
     if args.metric == "roc_auc" and result.baseline < 0.5:
-        other = next(v for v in labels if v != (1 if positive is None else positive))
-        notes.append(f"warning: roc_auc on all rows is {result.baseline:.4f}, below 0.5: the score ranks the class "
-                     f"{as_written(other)} higher. If it is a probability or score of {as_written(other)}, give "
-                     f"--positive {other}")
+        notes.append(_reversed_score(result.baseline, labels, positive))
     thin = _few_per_class(result.table)
     notes += [thin] if thin else []
     table = subgroup_table(result)
@@ -831,10 +862,36 @@ def run_subgroups(args: argparse.Namespace, # the parsed `subgroups` options
               "subgroups": result.table.to_dict(orient="records")}
     return Report(head + "\n" + body, record, table.set_index("pattern"), notes)
 
+# %% ../nbs/09_cli.ipynb #92343de3
+def _scored_table(args: argparse.Namespace, # the parsed `subgroups` options
+                  notes: list, # receives `read_csv`'s notes
+                 ) -> tuple: # (frame, label column, score column, source, positive label or None)
+    "The table `ciauto subgroups` searches, and which columns hold the label and the score."
+    if args.data is None:
+        if args.label or args.score:
+            raise ValueError("--label and --score need --data (the embedded example has its own columns)")
+        source = "credit-g (embedded), scored by a 5-fold cross-validated logistic regression"
+        return example_scored_table(), "class", "score", source, "bad" if args.positive is None else args.positive
+    missing = [o for o, v in (("--label", args.label), ("--score", args.score)) if v is None]
+    if missing:
+        raise ValueError(f"--data needs {' and '.join(missing)}")
+    return read_csv(args.data, "--data", notes), args.label, args.score, args.data, args.positive
 
+# %% ../nbs/09_cli.ipynb #64678884
+def _reversed_score(baseline: float, # roc_auc on all rows
+                    labels, # the label column's distinct values
+                    positive, # the positive label, or None for 0/1
+                   ) -> str: # the warning
+    "A warning that the score ranks the other class higher, naming the `--positive` that fixes it."
+    other = next(v for v in labels if v != (1 if positive is None else positive))
+    return (f"warning: roc_auc on all rows is {baseline:.4f}, below 0.5: the score ranks the class "
+            f"{as_written(other)} higher. If it is a probability or score of {as_written(other)}, give "
+            f"--positive {other}")
+
+# %% ../nbs/09_cli.ipynb #510c38e9
 _MIN_PER_CLASS = 10  # fewer positives (or negatives) in a subgroup: its ranking metric is mostly noise
 
-
+# %% ../nbs/09_cli.ipynb #9101176b
 def _few_per_class(table, # the result's table (columns pattern, size, positives)
                   minimum: int = _MIN_PER_CLASS, # the fewest rows of each class a finding needs
                  ) -> str | None: # a warning, or None
@@ -852,7 +909,7 @@ def _few_per_class(table, # the result's table (columns pattern, size, positives
             f"(the fewest: {int(fewest.min())}); their gaps are mostly noise, not findings. Raise --min-support, or "
             "test them (ciauto.subgroups.significance_filter, corrected_gaps)")
 
-
+# %% ../nbs/09_cli.ipynb #9e1ba855
 def _wide_display():
     import pandas as pd
 
@@ -892,7 +949,7 @@ def add_bbc_arguments(parser: argparse.ArgumentParser, # the `bbc` subparser
 LONG_COLUMNS = ("row", "configuration", "prediction")  # from_oof's default column names in the long layout
 META_PREFIX = "ciauto_"  # to_oof's metadata columns (ciauto_metric, ciauto_winner_rule, ciauto_group): not predictions
 
-
+# %% ../nbs/09_cli.ipynb #749c0a94
 def table_metadata(frame, # the table read by `read_csv`
                    args: argparse.Namespace, # the parsed `bbc` options
                    where: str, # "--predictions FILE" (for messages)
@@ -912,7 +969,7 @@ def table_metadata(frame, # the table read by `read_csv`
             (META_PREFIX + "group" if META_PREFIX + "group" in frame.columns else None),
             "winner_rule": recorded.get("winner_rule")}
 
-
+# %% ../nbs/09_cli.ipynb #5127b4d6
 def bbc_target_options(args: argparse.Namespace, # the parsed `bbc` options
                       ) -> dict: # {"label": COL} or {"time": COL, "event": COL}
     "The target columns the options name, checked against each other before anything is read."
@@ -928,7 +985,7 @@ def bbc_target_options(args: argparse.Namespace, # the parsed `bbc` options
         return {"time": args.time, "event": args.event}
     return {"label": "y" if args.label is None else args.label}
 
-
+# %% ../nbs/09_cli.ipynb #6841b69e
 def detect_layout(frame, # the table read by `read_csv`
                   layout: str | None, # --layout, or None to detect it
                   where: str, # "--predictions FILE" (for messages)
@@ -945,7 +1002,7 @@ def detect_layout(frame, # the table read by `read_csv`
     return ("long", f"{where}: read as the long layout (columns row, configuration, prediction)") if looks_long \
         else ("wide", None)
 
-
+# %% ../nbs/09_cli.ipynb #07f61060
 def check_oof_table(frame, # the table read by `read_csv`
                     layout: str, # "wide" or "long"
                     columns: dict, # option -> column: the target, fold and group columns named
@@ -953,9 +1010,6 @@ def check_oof_table(frame, # the table read by `read_csv`
                    ) -> list: # the wide layout's prediction columns ([] for long)
     """Every named column present and complete, every prediction a finite number; in the long layout one label,
     fold and group per row. Each problem is one message naming the file, the column and the lines."""
-    import numpy as np
-    import pandas as pd
-
     for option, column in columns.items():
         complete_column(frame, column, where, option)
     for option in ("--time", "--event"):
@@ -964,21 +1018,39 @@ def check_oof_table(frame, # the table read by `read_csv`
     if "--groups" in columns and frame[columns["--groups"]].nunique() < 2:
         raise ValueError(f"{where}: --groups column {columns['--groups']!r} holds a single group; the cluster "
                          "bootstrap resamples groups and needs at least 2")
-    hint = ("; is this a long-layout file (one row per sample and configuration)? give --layout long"
-            if layout == "wide" else "")
     if layout == "long":
-        for column in LONG_COLUMNS[:2]:
-            complete_column(frame, column, where, "--layout long")
-        value_columns = [c for c in frame.columns if str(c) == "prediction" or str(c).startswith("prediction::")]
-        for column in value_columns:
-            numeric_column(frame, column, where)
-        per_row = frame.groupby("row")[list(dict.fromkeys(columns.values()))].nunique() if columns else None
-        if per_row is not None and (per_row > 1).any().any():
-            column = per_row.columns[(per_row > 1).any().to_numpy()][0]
-            rows = per_row.index[per_row[column] > 1]
-            raise ValueError(f"{where}: column {column!r} differs between the configurations of row(s) "
-                             f"{preview(rows, limit=5)}; the long layout needs one value per row")
+        _check_long_table(frame, columns, where)
         return []
+    return _wide_predictions(frame, columns, where)
+
+# %% ../nbs/09_cli.ipynb #b26c3fa8
+def _check_long_table(frame, # the table read by `read_csv`
+                      columns: dict, # option -> column: the target, fold and group columns named
+                      where: str, # "--predictions FILE" (for messages)
+                     ) -> None:
+    "`check_oof_table`'s long layout: keys complete, predictions numbers, one label, fold and group per row."
+    for column in LONG_COLUMNS[:2]:
+        complete_column(frame, column, where, "--layout long")
+    value_columns = [c for c in frame.columns if str(c) == "prediction" or str(c).startswith("prediction::")]
+    for column in value_columns:
+        numeric_column(frame, column, where)
+    per_row = frame.groupby("row")[list(dict.fromkeys(columns.values()))].nunique() if columns else None
+    if per_row is not None and (per_row > 1).any().any():
+        column = per_row.columns[(per_row > 1).any().to_numpy()][0]
+        rows = per_row.index[per_row[column] > 1]
+        raise ValueError(f"{where}: column {column!r} differs between the configurations of row(s) "
+                         f"{preview(rows, limit=5)}; the long layout needs one value per row")
+
+# %% ../nbs/09_cli.ipynb #59944932
+def _wide_predictions(frame, # the table read by `read_csv`
+                      columns: dict, # option -> column: the target, fold and group columns named
+                      where: str, # "--predictions FILE" (for messages)
+                     ) -> list: # the prediction columns
+    "`check_oof_table`'s wide layout: the prediction columns, each a column of finite numbers."
+    import numpy as np
+    import pandas as pd
+
+    hint = "; is this a long-layout file (one row per sample and configuration)? give --layout long"
     predictions = [c for c in frame.columns if c not in set(columns.values()) and not str(c).startswith(META_PREFIX)]
     unnamed = [i + 1 for i, c in enumerate(frame.columns) if str(c).startswith("Unnamed: ") and c in predictions]
     if unnamed:
@@ -995,7 +1067,7 @@ def check_oof_table(frame, # the table read by `read_csv`
         numeric_column(frame, predictions[int(np.argmin(finite))], where)
     return predictions
 
-
+# %% ../nbs/09_cli.ipynb #c5d47ed9
 def check_label(frame, # the checked table
                 label: str, # the label column
                 args: argparse.Namespace, # the parsed `bbc` options (--metric, --positive)
@@ -1025,7 +1097,7 @@ def check_label(frame, # the checked table
                 "(choose another metric with --metric)")
     return None
 
-
+# %% ../nbs/09_cli.ipynb #ccad7abb
 def check_bootstraps(args: argparse.Namespace, # options with --bootstraps
                     ) -> None:
     """Refuse, before any file is read or model fitted, a number of bootstraps whose arrays alone (the distribution,
@@ -1034,7 +1106,7 @@ def check_bootstraps(args: argparse.Namespace, # options with --bootstraps
 
     check_memory(32.0 * args.bootstraps, f"--bootstraps {args.bootstraps}")
 
-
+# %% ../nbs/09_cli.ipynb #f1901ea7
 def oof_result(frame, # the checked table
                *, label: str | None = None, # the label column (None for a survival target)
                time: str | None = None, # survival: the time column
@@ -1058,7 +1130,7 @@ def oof_result(frame, # the checked table
         options.update(time=time, event=event)
     return from_oof(frame, **options)
 
-
+# %% ../nbs/09_cli.ipynb #5ce6ac2d
 def straddling_groups(frame, # the checked table
                       groups: str | None, # the group column, or None
                       fold: str | None, # the fold column, or None
@@ -1080,18 +1152,18 @@ def straddling_groups(frame, # the checked table
         raise ValueError(text + "; BBC-F resamples whole folds and needs such folds")
     return "warning: " + text
 
-
+# %% ../nbs/09_cli.ipynb #3eae05f7
 FROM_OOF_OPTIONS = {"y": "--label", "fold": "--fold", "groups": "--groups", "metric": "--metric",
                     "pos_label": "--positive", "time": "--time", "event": "--event", "layout": "--layout"}
 
-
+# %% ../nbs/09_cli.ipynb #f3d99e15
 def oof_option(message: str, # an error message of `from_oof`
               ) -> str: # the message with its leading argument name as the command's option
     "`from_oof` names its argument first (`y holds ...`, `groups: ...`); the user typed the option (`--label`)."
     found = re.match(r"(" + "|".join(FROM_OOF_OPTIONS) + r")\b(?=[: ])", message)
     return FROM_OOF_OPTIONS[found[1]] + message[found.end():] if found else message
 
-
+# %% ../nbs/09_cli.ipynb #95144f24
 def below_chance(result, # the CVTResult
                 ) -> str | None: # a warning naming --positive, or None
     "A hint naming --positive when every configuration's ROC AUC is below 0.5 (bbc itself warns): the other class."
@@ -1119,49 +1191,92 @@ def load_oof_predictions(args: argparse.Namespace, # the parsed `bbc` or `compar
     frame = read_csv(args.predictions, "--predictions", notes)
     import pandas as pd  # read_csv imported it
 
-    layout, note = detect_layout(frame, args.layout, where)
-    notes += [note] if note else []
-    if layout == "wide" and target.get("label") == "y" and args.label is None and "y" not in frame.columns:
-        raise ValueError(f"{where} has no label column 'y': name it with --label COL; if the table holds a "
-                         "benchmark's per-item scores (a row per item, a column per model, no label), give "
-                         "--layout items")
+    layout = _table_layout(frame, args, target, where, notes)
     meta = table_metadata(frame, args, where)
     if meta["groups"] is not None and args.groups is None:
         notes.append(f"{where}: groups from its column {meta['groups']!r} (as to_oof writes them)")
-    fold = args.fold
-    if fold is None:
-        fold = "fold" if "fold" in frame.columns else None
-        if fold is None:
-            notes.append(f"{where}: no fold column 'fold': BBC only (BBC-F needs folds; name one with --fold)")
+    fold = _fold_column(frame, args.fold, where, notes)
     columns = {f"--{k}": v for k, v in target.items()}
     columns.update({o: v for o, v in (("--fold", fold), ("--groups", meta["groups"])) if v is not None})
     predictions = check_oof_table(frame, layout, columns, where)
     if "label" in target:
-        single_score = (predictions and not any("::" in str(c) for c in predictions)) or "prediction" in frame.columns
-        note = check_label(frame, target["label"], argparse.Namespace(**{**vars(args), "metric": meta["metric"]}),
-                           single_score, where)
+        note = _label_note(frame, target["label"], predictions, args, meta["metric"], where)
         notes += [note] if note else []
     if fold is not None and not pd.api.types.is_integer_dtype(frame[fold]):
         frame[fold] = pd.factorize(frame[fold], sort=True)[0]  # fold names ("f1", "A") as ids 0..F-1
     leak = straddling_groups(frame, meta["groups"], fold, args.method)
     notes += [leak] if leak else []
     pos_label = None if "label" not in target else match_label(frame[target["label"]], args.positive)
-    with captured_warnings(notes):
-        try:
-            result = oof_result(frame, **target, fold=fold, groups=meta["groups"], layout=layout,
-                                metric=meta["metric"], pos_label=pos_label,
-                                winner_rule=meta["winner_rule"] if fold is not None else None)
-        except (ValueError, TypeError) as error:
-            option = f"--metric {meta['metric']}" if str(error).startswith("unknown metric") else where
-            raise type(error)(f"{option}: {oof_option(str(error))}") from None
+    result = _checked_oof_result(frame, target, fold, meta, layout, pos_label, where, notes)
     warning = below_chance(result)
     notes += [warning] if warning else []
     return result, notes, dict(layout=layout, meta=meta, fold=fold, target=target, frame=frame)
 
+# %% ../nbs/09_cli.ipynb #fdb3545a
+def _table_layout(frame, # the table read by `read_csv`
+                  args: argparse.Namespace, # the parsed `bbc` or `compare` options
+                  target: dict, # `bbc_target_options`' columns
+                  where: str, # "--predictions FILE" (for messages)
+                  notes: list, # receives the note of a detected long layout
+                 ) -> str: # "wide" or "long"
+    "The table's layout (`detect_layout`), refusing a wide table without the default label column."
+    layout, note = detect_layout(frame, args.layout, where)
+    notes += [note] if note else []
+    if layout == "wide" and target.get("label") == "y" and args.label is None and "y" not in frame.columns:
+        raise ValueError(f"{where} has no label column 'y': name it with --label COL; if the table holds a "
+                         "benchmark's per-item scores (a row per item, a column per model, no label), give "
+                         "--layout items")
+    return layout
+
+# %% ../nbs/09_cli.ipynb #c637eeaf
+def _label_note(frame, # the checked table
+                label: str, # the label column
+                predictions: list, # the wide layout's prediction columns ([] for long)
+                args: argparse.Namespace, # the parsed options
+                metric: str | None, # the metric of the options or of the table's metadata
+                where: str, # "--predictions FILE" (for messages)
+               ) -> str | None: # `check_label`'s note
+    "`check_label` with the metric the table records and whether each configuration has a single score column."
+    single_score = (predictions and not any("::" in str(c) for c in predictions)) or "prediction" in frame.columns
+    return check_label(frame, label, argparse.Namespace(**{**vars(args), "metric": metric}), single_score, where)
+
+# %% ../nbs/09_cli.ipynb #6d500e7b
+def _fold_column(frame, # the table read by `read_csv`
+                 fold: str | None, # --fold
+                 where: str, # "--predictions FILE" (for messages)
+                 notes: list, # receives the note when there is no fold column
+                ) -> str | None: # the fold column, or None
+    "The fold column of an out-of-fold table: the option's, else `fold` when the table has it (else a note)."
+    if fold is None:
+        fold = "fold" if "fold" in frame.columns else None
+        if fold is None:
+            notes.append(f"{where}: no fold column 'fold': BBC only (BBC-F needs folds; name one with --fold)")
+    return fold
+
+# %% ../nbs/09_cli.ipynb #93069c18
+def _checked_oof_result(frame, # the checked table
+                        target: dict, # {"label": COL} or {"time": COL, "event": COL}
+                        fold: str | None, # the fold column, or None
+                        meta: dict, # `table_metadata`'s metric, groups and winner rule
+                        layout: str, # "wide" or "long"
+                        pos_label, # the positive label as stored in the table
+                        where: str, # "--predictions FILE" (for messages)
+                        notes: list, # receives `from_oof`'s warnings
+                       ): # the CVTResult
+    "`oof_result` on the options' columns, its warnings as notes and its errors naming the options."
+    with captured_warnings(notes):
+        try:
+            return oof_result(frame, **target, fold=fold, groups=meta["groups"], layout=layout,
+                              metric=meta["metric"], pos_label=pos_label,
+                              winner_rule=meta["winner_rule"] if fold is not None else None)
+        except (ValueError, TypeError) as error:
+            option = f"--metric {meta['metric']}" if str(error).startswith("unknown metric") else where
+            raise type(error)(f"{option}: {oof_option(str(error))}") from None
+
 # %% ../nbs/09_cli.ipynb #c0cd0ef9
 ITEM_REFUSED = {"--label": "label", "--time": "time", "--event": "event", "--fold": "fold", "--positive": "positive"}
 
-
+# %% ../nbs/09_cli.ipynb #bbc95778
 def load_item_scores(args: argparse.Namespace, # the parsed `bbc` or `compare` options, with --layout items
                      notes: list, # receives one-line notes
                     ): # (the result, notes, what the report says about the table), as `load_oof_predictions`
@@ -1245,7 +1360,7 @@ def add_compare_arguments(parser: argparse.ArgumentParser, # the `compare` subpa
     parser.add_argument("--plot", type=output_file(".png", ".pdf", ".svg"), metavar="FILE.png",
                         help="save the gain's bootstrap distribution and the top K's intervals as an image")
 
-
+# %% ../nbs/09_cli.ipynb #46fa13fd
 def compare_baseline(text: str, # --baseline as typed
                      names: list, # the configurations' names, in column order
                     ): # the name, or the column index when the text is one and no configuration has that name
@@ -1257,7 +1372,7 @@ def compare_baseline(text: str, # --baseline as typed
     raise ValueError(f"--baseline {text!r} is not a configuration of the table; the configurations are "
                      f"{preview(repr(n) for n in names)} (or give a column index 0..{len(names) - 1})")
 
-
+# %% ../nbs/09_cli.ipynb #48f2147b
 def compare_table(gain, # the ComparisonResult
                   top, # the TopKResult
                  ): # one row for the gain, one per rank
@@ -1269,7 +1384,7 @@ def compare_table(gain, # the ComparisonResult
               "low": top.ci_low[j], "high": top.ci_high[j]} for j, name in enumerate(top.names)]
     return pd.DataFrame(rows).set_index("what")
 
-
+# %% ../nbs/09_cli.ipynb #0d55de18
 def save_compare_plot(gain, top, path: str) -> str:
     "The gain's distribution and the top K's intervals, in one figure at `path`."
     import matplotlib
@@ -1335,7 +1450,7 @@ COMMANDS = {  # name -> (declare options, run, one-line help)
                 "the CV winner's bias-corrected gain over a baseline, and simultaneous bounds for the top K"),
 }
 
-
+# %% ../nbs/09_cli.ipynb #c9558744
 def build_parser() -> argparse.ArgumentParser:
     "The `ciauto` parser with one subparser per entry of `COMMANDS`."
     parser = argparse.ArgumentParser(prog="ciauto", description="Honest performance estimation for machine learning.")
@@ -1345,11 +1460,11 @@ def build_parser() -> argparse.ArgumentParser:
         add_arguments(sub.add_parser(name, help=help_text, description=help_text))
     return parser
 
-
+# %% ../nbs/09_cli.ipynb #24d1bdab
 INPUT_OPTIONS = ("data", "predictions", "id", "ood")  # options that name a file to read
 OUTPUT_OPTIONS = ("output", "plot")  # options that name a file to write
 
-
+# %% ../nbs/09_cli.ipynb #c8c241ed
 def check_paths(args: argparse.Namespace, # the parsed options
                ) -> None:
     """Before any work or heavy import: every file to read exists, and no file to write is one of them (`--output`
@@ -1365,19 +1480,19 @@ def check_paths(args: argparse.Namespace, # the parsed options
                 raise ValueError(f"--{name} {path} is the {option} file: writing it would overwrite your input; "
                                  "give another file name")
 
-
+# %% ../nbs/09_cli.ipynb #630d7e86
 OPTION_NAMES = {  # a library argument named in an error message -> the option the user typed
     "n_folds": "--folds", "pos_label": "--positive", "n_bootstraps": "--bootstraps", "confidence_level": "--confidence",
     "n_simulations": "--simulations", "delta": "--delta", "tpr_level": "--tpr", "min_support": "--min-support",
     "top_k": "--top-k", "size_weight": "--size-weight", "balance_weight": "--balance-weight", "n_jobs": "--jobs"}
 
-
+# %% ../nbs/09_cli.ipynb #41f3f56e
 def as_options(message: str, # a library's error message
               ) -> str: # the message with the library's argument names replaced by the command's options
     "Speak of `--folds` where the library says `n_folds`: the user typed the option, not the argument."
     return re.sub(r"(?<![-\w])(" + "|".join(OPTION_NAMES) + r")(?!\w)", lambda m: OPTION_NAMES[m[1]], message)
 
-
+# %% ../nbs/09_cli.ipynb #ba056a8d
 def _one_line(error: BaseException, limit: int = 600) -> str:
     "An exception's message on one line of bounded length, in the command's option names."
     message = as_options(" ".join(str(error).split())) or type(error).__name__
