@@ -670,12 +670,12 @@ def check_equal(name, ours, reference, winners_ours, winners_ref, tolerance=0.0)
     return "bitwise" if tolerance == 0 else f"≤ {tolerance:g}"
 
 
-def bench_bbc_sorted(sizes, b, repeats, lines):
+def bench_bbc_sorted(sizes, b, repeats, lines, metrics=("pr_auc", "average_precision", "roc_auc")):
     "roc_auc, pr_auc, average_precision: ciauto's bbc against the reference, the straightforward loop and sklearn."
     kernels = compiled_lanes(slp=True)
     lines += ["| metric | N | C | B | ciauto | reference | ratio | straightforward | ratio | sklearn loop | ratio | equal |",
               "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for metric in ("roc_auc", "pr_auc", "average_precision"):
+    for metric in metrics:
         for n, c in (sizes if metric == "roc_auc" or len(sizes) == 1 else sizes[1:2]):
             scores, y = generator(n, c)
             result = quiet_bbc(scores, y, metric=metric, n_bootstraps=b, random_state=7, winner_rule="pooled",
@@ -894,6 +894,8 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="smoke mode: tiny sizes, one repeat")
     parser.add_argument("--generate", action="store_true", help="rewrite bench/_limits_lanes.py")
     parser.add_argument("--only", default="", help="comma-separated sections: bbc,slp,linear,presort,aps,auc,memory")
+    parser.add_argument("--metrics", default="pr_auc,average_precision,roc_auc",
+                        help="the sorted metrics of section bbc (comma-separated)")
     parser.add_argument("--out", default=str(HERE / "out" / "limits.md"))
     args = parser.parse_args(argv)
     if args.generate:
@@ -906,6 +908,14 @@ def main(argv=None):
         run(args, quick)
 
 
+def save(args, quick, lines):
+    "Write the lines so far to --out (not in the smoke run)."
+    if not quick:
+        Path(args.out).parent.mkdir(exist_ok=True)
+        Path(args.out).write_text("\n".join(lines) + "\n")
+        print(f"wrote {args.out}", flush=True)
+
+
 def run(args, quick):
     sections = set(args.only.split(",")) if args.only else {"bbc", "slp", "linear", "presort", "aps", "auc", "memory"}
     lines = [f"# Distance to the limit ({datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {platform.processor() or platform.machine()}, "
@@ -914,29 +924,32 @@ def run(args, quick):
     if "bbc" in sections:
         lines += ["", "## BBC, sorted metrics (one core)", ""]
         sizes = [(300, 4)] if quick else [(2_000, 100), (20_000, 100), (5_000, 20), (5_000, 400)]
-        bench_bbc_sorted(sizes, 32, 1 if quick else 3, lines)
+        bench_bbc_sorted(sizes, 32, 1 if quick else 3, lines, args.metrics.split(","))
+    save(args, quick, lines)  # the sections so far, in case the run is stopped
     if "slp" in sections and not quick:  # four fresh processes, two of them compiling: not for the smoke run
         lines += ["", "## The vectoriser switch and numba's cache", ""]
         bench_slp(10_000, 50, 16, 5, lines)
+    save(args, quick, lines)  # the sections so far, in case the run is stopped
     if "linear" in sections:
         lines += ["", "## BBC, linear metrics (one core)", ""]
         bench_linear(*((300, 4, 32, 1) if quick else (10_000, 100, 64, 3)), lines)
+    save(args, quick, lines)  # the sections so far, in case the run is stopped
     if "presort" in sections:
         lines += ["", "## The presort", ""]
         bench_presort([(300, 4)] if quick else [(50_000, 100), (5_000, 400)], 1 if quick else 3, lines)
+    save(args, quick, lines)  # the sections so far, in case the run is stopped
     if "aps" in sections:
         lines += ["", "## APS prediction sets", ""]
         bench_aps([(300, 5)] if quick else [(10_000, 10), (10_000, 100), (2_000, 1000)], 1 if quick else 3, lines)
+    save(args, quick, lines)  # the sections so far, in case the run is stopped
     if "auc" in sections:
         lines += ["", "## roc_auc at large N", ""]
         bench_roc_auc([10_000] if quick else [100_000, 1_000_000], 1 if quick else 3, lines)
+    save(args, quick, lines)  # the sections so far, in case the run is stopped
     if "memory" in sections:
         lines += ["", "## Peak memory of bbc", ""]
         bench_memory(*((2_000, 50) if quick else (50_000, 500)), lines)
-    if not quick:
-        Path(args.out).parent.mkdir(exist_ok=True)
-        Path(args.out).write_text("\n".join(lines) + "\n")
-        print(f"wrote {args.out}")
+    save(args, quick, lines)
 
 
 if __name__ == "__main__":

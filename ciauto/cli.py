@@ -272,7 +272,10 @@ def add_estimate_arguments(parser: argparse.ArgumentParser, # the `estimate` sub
                      "two, r2 for a continuous target)")
     cvt.add_argument("--seed", type=integer(0), default=0, metavar="S", help="random seed for folds, models and "
                      "bootstraps (default 0)")
-    cvt.add_argument("--jobs", type=integer(-1, nonzero=True), default=-1, metavar="J", help="parallel fits (default -1: all cores)")
+    # one process by default: all cores (-1) made the default run 1.5x slower (credit-g, small grid: its 60 fits are
+    # too small to repay starting and feeding the workers) and 4 000 rows 1.05x (bench/limits.md §8)
+    cvt.add_argument("--jobs", type=integer(-1, nonzero=True), default=None, metavar="J",
+                     help="parallel fits and bootstraps (default: one process; -1: all cores, for large tables)")
     add_bootstrap_arguments(parser)
     out = parser.add_argument_group("output")
     out.add_argument("--plot", metavar="FILE.png", type=output_file(".png", ".pdf", ".svg"),
