@@ -513,21 +513,8 @@ def conformal_sets(calibration_scores,  # n x K per-class scores of the calibrat
     test = _score_matrix(test_scores, "test_scores", cal.shape[1])
     y = _class_labels(calibration_labels, "calibration_labels", cal.shape[0], cal.shape[1])
     one_pass = _ONE_PASS.get(score.score) if scores == "probability" and score.sets is _at_most else None
-    if scores == "nonconformity":  # only for a score that allows it (LAC): the matrices are the nonconformity
-        r_cal, r_test = cal, test
-    else:
-        if score.probabilities:
-            for matrix, name in ((cal, "calibration_scores"), (test, "test_scores")):
-                if matrix.min() < 0 or matrix.max() > 1:
-                    raise ValueError(f"{name} must be probabilities in [0, 1] for method={score.name!r}")
-        u_cal = u_test = None
-        if score.randomizable and rule != "exact":
-            rng = as_generator(random_state)
-            u_cal = rng.random(cal.shape[0])
-            u_test = rng.random(test.shape[0]) if rule == "randomized" else np.zeros(test.shape[0])
-        if one_pass is None:  # a registered score's output is checked before it is used
-            r_cal = _nonconformity(score, score.score(cal, u_cal, **options), cal.shape, "calibration")
-            r_test = _nonconformity(score, score.score(test, u_test, **options), test.shape, "test")
+    r_cal, r_test, u_cal, u_test = _nonconformity_matrices(score, cal, test, scores, rule, options, one_pass,
+                                                           random_state)
     # a built-in score computes only the true class's score, and the sets in one pass (the same numbers)
     r_true = r_cal[np.arange(y.size), y] if one_pass is None else one_pass[0](cal, y, u_cal, **options)
     fields = dict(method=score.name, alpha=alpha, n_calibration=y.size, randomized=rule == "randomized",
@@ -543,6 +530,27 @@ def conformal_sets(calibration_scores,  # n x K per-class scores of the calibrat
         warnings.warn(_too_few_message(alpha, y.size), stacklevel=2)
     sets = score.sets(r_test, threshold) if one_pass is None else one_pass[1](test, u_test, threshold, **options)
     return PredictionSets(sets=sets, threshold=threshold, rank=rank, **fields)
+
+# %% ../nbs/07b_prediction_sets.ipynb #8f93a89f
+def _nonconformity_matrices(score, cal, test, scores: str, rule, options: dict, one_pass, random_state):
+    """(r_cal, r_test, u_cal, u_test): the nonconformity of the calibration and test points (None when a built-in
+    score's one-pass kernels compute what they need) and the uniforms of a randomizable score (None without)."""
+    if scores == "nonconformity":  # only for a score that allows it (LAC): the matrices are the nonconformity
+        return cal, test, None, None
+    if score.probabilities:
+        for matrix, name in ((cal, "calibration_scores"), (test, "test_scores")):
+            if matrix.min() < 0 or matrix.max() > 1:
+                raise ValueError(f"{name} must be probabilities in [0, 1] for method={score.name!r}")
+    u_cal = u_test = None
+    if score.randomizable and rule != "exact":
+        rng = as_generator(random_state)
+        u_cal = rng.random(cal.shape[0])
+        u_test = rng.random(test.shape[0]) if rule == "randomized" else np.zeros(test.shape[0])
+    if one_pass is not None:
+        return None, None, u_cal, u_test
+    # a registered score's output is checked before it is used
+    return (_nonconformity(score, score.score(cal, u_cal, **options), cal.shape, "calibration"),
+            _nonconformity(score, score.score(test, u_test, **options), test.shape, "test"), u_cal, u_test)
 
 # %% ../nbs/07b_prediction_sets.ipynb #4b0fe603
 APS_RULES = ("include_last", "exact", "randomized")
