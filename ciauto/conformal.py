@@ -23,7 +23,7 @@ from sklearn.exceptions import NotFittedError
 
 from ._checks import (ConfidenceInterval, as_array, as_binary_labels, as_float_array, as_generator, check_bool,
                             check_choice, check_int, check_n_jobs, check_probability, check_real, interval_dict,
-                            legacy_seed, legacy_stream, order_statistic_ranks, result_dict, uniforms)
+                            legacy_seed, legacy_stream, order_statistic_ranks, patch_to, result_dict, uniforms)
 from .metrics import pr_auc_from_points, pr_points_merge
 
 # %% auto #0
@@ -491,45 +491,56 @@ class ConformalMetrics:
     def __repr__(self):
         return _metrics_repr(self)
 
-    @property
-    def confidence_level(self) -> float:
-        "1 − delta: the probability over the calibration set with which each conformal bound holds."
-        return 1.0 - self.delta
+# %% ../nbs/07_conformal.ipynb #e77513b4
+@patch_to(ConformalMetrics, as_prop=True)
+def confidence_level(self) -> float:
+    "1 − delta: the probability over the calibration set with which each conformal bound holds."
+    return 1.0 - self.delta
 
-    @property
-    def confidence_interval(self) -> ConfidenceInterval:
-        """[conformal AUROC, 1]: the one-sided interval for the AUROC at `confidence_level`, open up to the AUROC's
-        maximum. (With `conformal_auroc_upper` as the high end the interval holds with probability >= 1 − 2 delta.)"""
-        return ConfidenceInterval(self.conformal_auroc, 1.0)
+# %% ../nbs/07_conformal.ipynb #314eebc6
+@patch_to(ConformalMetrics, as_prop=True)
+def confidence_interval(self) -> ConfidenceInterval:
+    """[conformal AUROC, 1]: the one-sided interval for the AUROC at `confidence_level`, open up to the AUROC's
+    maximum. (With `conformal_auroc_upper` as the high end the interval holds with probability >= 1 − 2 delta.)"""
+    return ConfidenceInterval(self.conformal_auroc, 1.0)
 
-    def to_dict(self) -> dict:
-        """Every public field (the band b_1..b_{n+1} in full), `confidence_interval` and `confidence_level`, and the
-        sorted scores and lower band `curves` reads (`sorted_id_scores`, `sorted_ood_scores`, `lower_band`), JSON-safe: the package's rule, `result_dict`."""
-        return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level),
-                           sorted_id_scores=self._id_sorted, sorted_ood_scores=self._ood_sorted, lower_band=self._lower)
+# %% ../nbs/07_conformal.ipynb #83458478
+@patch_to(ConformalMetrics)
+def to_dict(self) -> dict:
+    """Every public field (the band b_1..b_{n+1} in full), `confidence_interval` and `confidence_level`, and the
+    sorted scores and lower band `curves` reads (`sorted_id_scores`, `sorted_ood_scores`, `lower_band`), JSON-safe: the package's rule, `result_dict`."""
+    return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level),
+                       sorted_id_scores=self._id_sorted, sorted_ood_scores=self._ood_sorted, lower_band=self._lower)
 
-    @classmethod
-    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
-                 ) -> ConformalMetrics: # equal to the result saved
-        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
-        from ciauto._checks import result_from_dict
-        return result_from_dict(cls, d, **{k: np.asarray(d[key], dtype=float) for k, key in (("_id_sorted", "sorted_id_scores"),
-                                   ("_ood_sorted", "sorted_ood_scores"), ("_lower", "lower_band")) if d.get(key) is not None})
+# %% ../nbs/07_conformal.ipynb #891483da
+@patch_to(ConformalMetrics, cls_method=True)
+def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+             ) -> ConformalMetrics: # equal to the result saved
+    "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+    from ciauto._checks import result_from_dict
+    return result_from_dict(cls, d, **{k: np.asarray(d[key], dtype=float) for k, key in (("_id_sorted", "sorted_id_scores"),
+                               ("_ood_sorted", "sorted_ood_scores"), ("_lower", "lower_band")) if d.get(key) is not None})
 
-    def to_frame(self) -> pd.DataFrame:
-        "One row of the scalar fields (the metrics, the band's settings and the counts)."
-        return pd.DataFrame([{f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.repr}])
+# %% ../nbs/07_conformal.ipynb #2d06a3b0
+@patch_to(ConformalMetrics)
+def to_frame(self) -> pd.DataFrame:
+    "One row of the scalar fields (the metrics, the band's settings and the counts)."
+    return pd.DataFrame([{f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.repr}])
 
-    def curves(self) -> dict:
-        """The conformal ROC points (Novello et al. 2024, Sec. 4: conformal FPR on the x-axis) over every distinct pooled score: `tpr` and the x-coordinates `fpr`
-        (classical), `fpr_upper` (b_{m+1}) and `fpr_lower` (a_m), each starting at 0 and ending at 1."""
-        return _conformal_curves(self)
+# %% ../nbs/07_conformal.ipynb #28c49e56
+@patch_to(ConformalMetrics)
+def curves(self) -> dict:
+    """The conformal ROC points (Novello et al. 2024, Sec. 4: conformal FPR on the x-axis) over every distinct pooled score: `tpr` and the x-coordinates `fpr`
+    (classical), `fpr_upper` (b_{m+1}) and `fpr_lower` (a_m), each starting at 0 and ending at 1."""
+    return _conformal_curves(self)
 
-    def plot(self,
-             ax=None,  # matplotlib Axes to draw on (a new figure when None)
-            ):
-        "Classical ROC with the conformal upper and lower FPR curves, the FPR@TPR operating points marked."
-        return _plot_conformal_roc(self, ax)
+# %% ../nbs/07_conformal.ipynb #9b30d0fb
+@patch_to(ConformalMetrics)
+def plot(self,
+         ax=None,  # matplotlib Axes to draw on (a new figure when None)
+        ):
+    "Classical ROC with the conformal upper and lower FPR curves, the FPR@TPR operating points marked."
+    return _plot_conformal_roc(self, ax)
 
 # %% ../nbs/07_conformal.ipynb #e8abd998
 def _conformal_curves(result: ConformalMetrics) -> dict:
@@ -679,56 +690,69 @@ class ConformalSelection:
         "Number of flagged test points."
         return int(self.selected.sum())
 
-    def _truth(self, y_ood):
-        y = as_binary_labels(y_ood, "y_ood", require_both=False).astype(bool)
-        if y.size != self.selected.size:
-            raise ValueError(f"y_ood must have one label per test point ({self.selected.size}), got {y.size}")
-        return y
-
-    def fdr(self,
-            y_ood,  # 1/True for a truly OOD test point, one per test point
-           ) -> float:
-        "Realised false discovery proportion: the share of flagged points that are not OOD (0 if none flagged)."
-        y = self._truth(y_ood)
-        return float((self.selected & ~y).sum() / max(1, self.n_selected))
-
-    def power(self,
-              y_ood,  # 1/True for a truly OOD test point, one per test point
-             ) -> float:
-        "Realised power: the share of truly OOD test points that are flagged (NaN if there are none)."
-        y = self._truth(y_ood)
-        return float(self.selected[y].mean()) if y.any() else math.nan
-
     @property
     def confidence_level(self) -> float | None:
         "1 − delta for calibration-conditional p-values (None for marginal ones)."
         return None if self.delta is None else 1.0 - self.delta
 
-    def to_dict(self) -> dict:
-        "Every field (the flags and both p-value vectors in full) and `n_selected`, JSON-safe (`result_dict`)."
-        return result_dict(self, n_selected=self.n_selected)
-
-    @classmethod
-    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
-                 ) -> ConformalSelection: # equal to the result saved
-        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
-        from ciauto._checks import result_from_dict
-        return result_from_dict(cls, d)
-
-    def to_frame(self) -> pd.DataFrame:
-        "One row per test point: its conformal p-value, its BH-adjusted p-value and whether it is flagged."
-        return pd.DataFrame({"pvalue": self.pvalues, "adjusted": self.adjusted, "selected": self.selected})
-
-    def plot(self,
-             ax=None,  # matplotlib Axes to draw on (a new figure when None)
-            ):
-        "Sorted p-values against their rank, with the BH line alpha * i / m; flagged points in red."
-        return _plot_selection(self, ax)
-
     def __repr__(self):
         kind = "marginal" if self.delta is None else f"calibration-conditional ({self.method}, delta={self.delta:g})"
         return (f"ConformalSelection({self.n_selected} of {self.selected.size} test points flagged at FDR "
                 f"alpha={self.alpha:g}; {kind} p-values, n={self.n_calibration})")
+
+# %% ../nbs/07_conformal.ipynb #70c4778e
+@patch_to(ConformalSelection)
+def _truth(self, y_ood):
+    y = as_binary_labels(y_ood, "y_ood", require_both=False).astype(bool)
+    if y.size != self.selected.size:
+        raise ValueError(f"y_ood must have one label per test point ({self.selected.size}), got {y.size}")
+    return y
+
+# %% ../nbs/07_conformal.ipynb #296c3d7b
+@patch_to(ConformalSelection)
+def fdr(self,
+        y_ood,  # 1/True for a truly OOD test point, one per test point
+       ) -> float:
+    "Realised false discovery proportion: the share of flagged points that are not OOD (0 if none flagged)."
+    y = self._truth(y_ood)
+    return float((self.selected & ~y).sum() / max(1, self.n_selected))
+
+# %% ../nbs/07_conformal.ipynb #3290ff4a
+@patch_to(ConformalSelection)
+def power(self,
+          y_ood,  # 1/True for a truly OOD test point, one per test point
+         ) -> float:
+    "Realised power: the share of truly OOD test points that are flagged (NaN if there are none)."
+    y = self._truth(y_ood)
+    return float(self.selected[y].mean()) if y.any() else math.nan
+
+# %% ../nbs/07_conformal.ipynb #f66a52e5
+@patch_to(ConformalSelection)
+def to_dict(self) -> dict:
+    "Every field (the flags and both p-value vectors in full) and `n_selected`, JSON-safe (`result_dict`)."
+    return result_dict(self, n_selected=self.n_selected)
+
+# %% ../nbs/07_conformal.ipynb #46c0792c
+@patch_to(ConformalSelection, cls_method=True)
+def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+             ) -> ConformalSelection: # equal to the result saved
+    "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+    from ciauto._checks import result_from_dict
+    return result_from_dict(cls, d)
+
+# %% ../nbs/07_conformal.ipynb #86f35675
+@patch_to(ConformalSelection)
+def to_frame(self) -> pd.DataFrame:
+    "One row per test point: its conformal p-value, its BH-adjusted p-value and whether it is flagged."
+    return pd.DataFrame({"pvalue": self.pvalues, "adjusted": self.adjusted, "selected": self.selected})
+
+# %% ../nbs/07_conformal.ipynb #1fb802f4
+@patch_to(ConformalSelection)
+def plot(self,
+         ax=None,  # matplotlib Axes to draw on (a new figure when None)
+        ):
+    "Sorted p-values against their rank, with the BH line alpha * i / m; flagged points in red."
+    return _plot_selection(self, ax)
 
 # %% ../nbs/07_conformal.ipynb #813a98af
 def _plot_selection(result: ConformalSelection, ax=None):
@@ -834,38 +858,44 @@ class ConformalDetector:
             raise ValueError("this ConformalDetector is not fitted yet; call fit(X) with inliers before score")
         return outlier_scores(self.detector_, X, higher_is_normal=self.higher_is_normal)
 
-    def pvalues(self, X,  # rows to test
-                *,
-                delta: float | None = None,  # None: marginal p-values; else calibration-conditional at this level
-                method="simes",  # band for the calibration-conditional p-values (a name or a BandOptions)
-               ) -> np.ndarray:  # one p-value per row; small = unlike the inliers
-        "Conformal p-values of new points against the held-out inliers."
-        self._check_fitted("pvalues")
-        if delta is None:
-            return marginal_pvalues(self.calibration_scores_, self.score(X))
-        return conformal_pvalues(self.calibration_scores_, self.score(X), delta=delta, method=method)
-
-    def _check_fitted(self, what):
-        if not hasattr(self, "calibration_scores_"):
-            raise ValueError(f"this ConformalDetector is not fitted yet; call fit(X) with inliers before {what}")
-
-    def select(self, X,  # rows to screen
-               *,
-               alpha: float = 0.1,  # target false discovery rate
-               delta: float | None = None,  # None: marginal p-values; else calibration-conditional ones
-               method="simes",  # band for the calibration-conditional p-values
-              ) -> ConformalSelection:
-        "Conformal selection (Benjamini-Hochberg) of the anomalies among `X`."
-        alpha = check_probability(alpha, "alpha")
-        self._check_fitted("select")
-        if delta is not None:
-            delta = check_probability(delta, "delta")
-        pvalues, smallest, n = _selection_pvalues(self.calibration_scores_, self.score(X), delta, method, True)
-        return _select(pvalues, alpha, delta, method, n, smallest)
-
     def __repr__(self):
         fitted = f", n_calibration={self.calibration_scores_.size}" if hasattr(self, "calibration_scores_") else ""
         return f"ConformalDetector({self.detector!r}, calibration_share={self.calibration_share:g}{fitted})"
+
+# %% ../nbs/07_conformal.ipynb #f7131ecc
+@patch_to(ConformalDetector)
+def pvalues(self, X,  # rows to test
+            *,
+            delta: float | None = None,  # None: marginal p-values; else calibration-conditional at this level
+            method="simes",  # band for the calibration-conditional p-values (a name or a BandOptions)
+           ) -> np.ndarray:  # one p-value per row; small = unlike the inliers
+    "Conformal p-values of new points against the held-out inliers."
+    self._check_fitted("pvalues")
+    if delta is None:
+        return marginal_pvalues(self.calibration_scores_, self.score(X))
+    return conformal_pvalues(self.calibration_scores_, self.score(X), delta=delta, method=method)
+
+# %% ../nbs/07_conformal.ipynb #fbf0acf4
+@patch_to(ConformalDetector)
+def _check_fitted(self, what):
+    if not hasattr(self, "calibration_scores_"):
+        raise ValueError(f"this ConformalDetector is not fitted yet; call fit(X) with inliers before {what}")
+
+# %% ../nbs/07_conformal.ipynb #f2c6d419
+@patch_to(ConformalDetector)
+def select(self, X,  # rows to screen
+           *,
+           alpha: float = 0.1,  # target false discovery rate
+           delta: float | None = None,  # None: marginal p-values; else calibration-conditional ones
+           method="simes",  # band for the calibration-conditional p-values
+          ) -> ConformalSelection:
+    "Conformal selection (Benjamini-Hochberg) of the anomalies among `X`."
+    alpha = check_probability(alpha, "alpha")
+    self._check_fitted("select")
+    if delta is not None:
+        delta = check_probability(delta, "delta")
+    pvalues, smallest, n = _selection_pvalues(self.calibration_scores_, self.score(X), delta, method, True)
+    return _select(pvalues, alpha, delta, method, n, smallest)
 
 # %% ../nbs/07_conformal.ipynb #f087dc92
 def _fit_and_calibrate(model: ConformalDetector, X) -> ConformalDetector:

@@ -38,7 +38,7 @@ from tqdm.auto import tqdm
 from ._checks import (as_array, as_binary_labels, as_float_array, as_seed_sequence, check_bool, check_choice,
                             check_fold_classes, check_int, check_n_jobs, check_probability, check_real,
                             check_same_length, child_generator, class_codes, cv_winner, entropy_seed, fold_ids_from_splits,
-                            group_codes, keyed_child, make_folds, positive_label, result_dict, sorted_labels)
+                            group_codes, keyed_child, make_folds, patch_to, positive_label, result_dict, sorted_labels)
 from .cvt_result import CVTResult  # the result lives in a light module of its own (no scikit-learn)
 from .metrics import METRICS, Metric, auc_sorted, fold_score_matrix, get_metric, resolve_metric
 
@@ -51,14 +51,14 @@ __all__ = ['MODEL_GRID', 'REGRESSION_GRID', 'SMALL_GRID', 'SELECTORS', 'MAX_DROP
 # %% ../nbs/02_cvt.ipynb #7d2f4997
 _TASKS = ("classification", "regression")
 
-
+# %% ../nbs/02_cvt.ipynb #b675cb62
 def _univariate_pvalues(X, y, task: str) -> np.ndarray:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # constant columns give NaN p-values, handled below
         _, p = (f_regression if task == "regression" else f_classif)(X, y)
     return np.where(np.isfinite(p), p, 1.0)
 
-
+# %% ../nbs/02_cvt.ipynb #84b2a34f
 class FdrSelector(SelectorMixin, BaseEstimator):
     "Univariate F-test p-values with Benjamini–Hochberg at `alpha`; at most `max_features`, at least one kept."
 
@@ -101,7 +101,7 @@ def _l1_logistic(C, random_state):
         return LogisticRegression(l1_ratio=1.0, C=C, solver="liblinear", random_state=random_state)
     return LogisticRegression(penalty="l1", C=C, solver="liblinear", random_state=random_state)
 
-
+# %% ../nbs/02_cvt.ipynb #d27b4178
 def _l1_logistic_weights(X, y, C, random_state) -> np.ndarray:
     """|coefficient| of each feature: one L1 logistic regression for two classes; with more, one per class against
     the rest and the largest |coefficient| (liblinear fits only two classes; older scikit-learn did this itself)."""
@@ -110,7 +110,7 @@ def _l1_logistic_weights(X, y, C, random_state) -> np.ndarray:
         return np.abs(_l1_logistic(C, random_state).fit(X, y).coef_).max(axis=0)
     return np.max([np.abs(_l1_logistic(C, random_state).fit(X, y == k).coef_[0]) for k in classes], axis=0)
 
-
+# %% ../nbs/02_cvt.ipynb #a087c10e
 class L1Selector(SelectorMixin, BaseEstimator):
     "Features with a non-zero coefficient in an L1-penalised model (logistic or lasso); at least one kept."
 
@@ -161,7 +161,7 @@ class Configuration:
     def __repr__(self):
         return f"Configuration({self.name!r})"
 
-
+# %% ../nbs/02_cvt.ipynb #4a83b28c
 def preprocessor() -> Pipeline:
     "Imputation + scaling (numeric) and imputation + one-hot (categorical), then zero-variance removal."
     numeric = make_pipeline(SimpleImputer(strategy="mean"), StandardScaler())
@@ -179,7 +179,7 @@ def _standardised_target(model_class):
     make.__name__ = model_class.__name__
     return make
 
-
+# %% ../nbs/02_cvt.ipynb #822fe191
 MODEL_GRID = {  # family -> (estimator factory, fixed parameters, list of grid points): 27 settings
     "logistic_regression": (LogisticRegression, {"max_iter": 2000}, [{"C": c} for c in (0.1, 1, 10)]),
     "linear_svm": (SVC, {"kernel": "linear"}, [{"C": c} for c in (0.01, 1)]),
@@ -194,6 +194,8 @@ MODEL_GRID = {  # family -> (estimator factory, fixed parameters, list of grid p
                                                                 "early_stopping": False},
                                [{"learning_rate": r, "max_depth": d} for r in (0.05, 0.2) for d in (2, 3)]),
 }
+
+# %% ../nbs/02_cvt.ipynb #d6675ddb
 REGRESSION_GRID = {  # the same shape for a continuous target: 27 settings
     "linear_regression": (LinearRegression, {}, [{}]),
     "ridge": (Ridge, {}, [{"alpha": a} for a in (0.1, 1, 10)]),
@@ -209,6 +211,8 @@ REGRESSION_GRID = {  # the same shape for a continuous target: 27 settings
                                                                "early_stopping": False},
                                [{"learning_rate": r, "max_depth": d} for r in (0.05, 0.2) for d in (2, 3)]),
 }
+
+# %% ../nbs/02_cvt.ipynb #7350edb3
 SMALL_GRID = {  # task -> 6 fast, diverse (family, parameters) without feature selection
     "classification": [("logistic_regression", {"C": 1}), ("rbf_svm", {"C": 1, "gamma": 0.01}),
                        ("decision_tree", {"min_samples_leaf": 4, "ccp_alpha": 0.01}),
@@ -219,6 +223,8 @@ SMALL_GRID = {  # task -> 6 fast, diverse (family, parameters) without feature s
                    ("random_forest", {"min_samples_leaf": 2, "max_features": 0.33}), ("knn", {"n_neighbors": 15}),
                    ("hist_gradient_boosting", {"learning_rate": 0.05, "max_depth": 3})],
 }
+
+# %% ../nbs/02_cvt.ipynb #2bbde0e0
 SELECTORS = {"none": None, "fdr": lambda task: FdrSelector(alpha=0.01, max_features=100, task=task),
              "l1": lambda task: L1Selector(C=0.5, task=task)}
 
@@ -234,7 +240,7 @@ def _configuration(family: str, params: dict, selection: str, task: str) -> Conf
         name += f" | {selection}"
     return Configuration(name, make_pipeline(*steps), family, selection, dict(params))
 
-
+# %% ../nbs/02_cvt.ipynb #e6618be6
 def default_configurations(grid: str = "full",  # "full" (27 models × 3 selections = 81) or "small" (6 models)
                            task: str = "classification",  # "classification" or "regression"
                            ) -> list[Configuration]:  # the static search space
@@ -301,7 +307,7 @@ def _encode_labels(y, pos_label=None) -> tuple[np.ndarray, np.ndarray, Any]:
     k = int(np.flatnonzero(values == positive)[0])
     return (codes == k).astype(np.int64), values[[1 - k, k]], values.tolist()[k]  # a plain Python label
 
-
+# %% ../nbs/02_cvt.ipynb #3a945580
 def _encode_values(y) -> np.ndarray:
     values = as_array(y, "y")
     if not np.issubdtype(values.dtype, np.number) or np.issubdtype(values.dtype, np.complexfloating):
@@ -375,7 +381,7 @@ def as_configurations(configurations,  # None (the default grid), Configurations
         raise ValueError("configurations must have unique names")
     return out
 
-
+# %% ../nbs/02_cvt.ipynb #45ab1dfb
 def seeded_estimator(config: Configuration,  # the configuration to instantiate
                      seed: int,  # seed of the model (the last pipeline step or a bare estimator)
                      preprocessing_seed: int | None = None,  # seed of earlier pipeline steps (default: `seed`)
@@ -442,7 +448,7 @@ class _Threadpools:
 
 _THREADPOOLS = _Threadpools()
 
-
+# %% ../nbs/02_cvt.ipynb #340a33fc
 def _single_threaded():
     "One thread per task: no BLAS/OpenMP threads, inner joblib loops sequential."
     from contextlib import ExitStack
@@ -468,7 +474,7 @@ def _fit_predict(estimator, X_train, y_train, X_test, n_classes: int):
     except Exception as error:  # a failing configuration is reported, not fatal
         return None, time.perf_counter() - start, f"{type(error).__name__}: {error}"
 
-
+# %% ../nbs/02_cvt.ipynb #4d280468
 def _fit_rows(estimator, X, y, train, test, n_classes: int):
     "`_fit_predict` on the rows `train` and `test` of X and y, sliced here (in the worker): the task carries X whole."
     return _fit_predict(estimator, X.iloc[train], y[train], X.iloc[test], n_classes)
@@ -480,7 +486,7 @@ def _split_pipeline(estimator) -> tuple[Pipeline | None, Any]:
         return Pipeline(estimator.steps[:-1]), estimator.steps[-1][1]
     return None, estimator
 
-
+# %% ../nbs/02_cvt.ipynb #07304076
 def _prefix_key(estimator) -> str | None:
     "Identity of the shared steps (None: fit whole). Steps that cannot be pickled are never shared."
     prefix, _ = _split_pipeline(estimator)
@@ -489,7 +495,7 @@ def _prefix_key(estimator) -> str | None:
     except Exception:  # e.g. a class defined in a script's __main__: hashing needs pickling
         return None
 
-
+# %% ../nbs/02_cvt.ipynb #b9d80dc4
 def _fit_prefix(prefix: Pipeline, X: pd.DataFrame, y: np.ndarray, train: np.ndarray, test: np.ndarray):
     "Fit the shared steps on the training rows: (transformed train, transformed test, seconds, error or None)."
     start = time.perf_counter()
@@ -548,13 +554,26 @@ def _bootstrap_performance(predictions, y, metric, draws) -> np.ndarray:
     return out
 
 # %% ../nbs/02_cvt.ipynb #2c4a203e
+def bbcd_worse_fraction(predictions,  # n×C out-of-sample predictions of the active configurations on the folds done
+                        y,  # the n targets (binary: 1 = positive; class codes; or regression values)
+                        metric="roc_auc",  # a registry name, a `Metric` or a callable (higher is better)
+                        *, n_bootstraps: int = 1000,  # B bootstrap samples of the n rows, at most `MAX_DROP_BOOTSTRAPS`
+                        random_state=None,  # int, SeedSequence, Generator or None
+                        ) -> tuple[int, np.ndarray]:  # (current best column, p̂ per column)
+    "BBCD-CV's statistic: the bootstrap probability that each configuration is strictly worse than the current best."
+    metric = get_metric(metric)
+    n_bootstraps = _check_bootstraps(n_bootstraps, "n_bootstraps")
+    predictions, y = _worse_fraction_inputs(predictions, y, metric)
+    return _worse_fraction(predictions, y, metric, n_bootstraps, random_state)
+
+# %% ../nbs/02_cvt.ipynb #28c9e506
 MAX_DROP_BOOTSTRAPS = 100_000  # the most bootstraps per dropping step (the paper uses 1000; 10**9 would run for hours)
 
 
 def _check_bootstraps(value, name: str) -> int:
     return check_int(value, name, minimum=1, maximum=MAX_DROP_BOOTSTRAPS)
 
-
+# %% ../nbs/02_cvt.ipynb #52d64d2b
 def _worse_fraction_inputs(predictions, y, metric) -> tuple[np.ndarray, np.ndarray]:
     "Shapes and labels checked before any kernel reads them: n×C (n×C×K for a multiclass metric) and n targets."
     multiclass = metric.kind == "multiclass"
@@ -580,20 +599,7 @@ def _worse_fraction_inputs(predictions, y, metric) -> tuple[np.ndarray, np.ndarr
         metric(target, P[:, 0])
     return P, target
 
-
-def bbcd_worse_fraction(predictions,  # n×C out-of-sample predictions of the active configurations on the folds done
-                        y,  # the n targets (binary: 1 = positive; class codes; or regression values)
-                        metric="roc_auc",  # a registry name, a `Metric` or a callable (higher is better)
-                        *, n_bootstraps: int = 1000,  # B bootstrap samples of the n rows, at most `MAX_DROP_BOOTSTRAPS`
-                        random_state=None,  # int, SeedSequence, Generator or None
-                        ) -> tuple[int, np.ndarray]:  # (current best column, p̂ per column)
-    "BBCD-CV's statistic: the bootstrap probability that each configuration is strictly worse than the current best."
-    metric = get_metric(metric)
-    n_bootstraps = _check_bootstraps(n_bootstraps, "n_bootstraps")
-    predictions, y = _worse_fraction_inputs(predictions, y, metric)
-    return _worse_fraction(predictions, y, metric, n_bootstraps, random_state)
-
-
+# %% ../nbs/02_cvt.ipynb #c654af98
 def _worse_fraction(predictions, y, metric, n_bootstraps, random_state) -> tuple[int, np.ndarray]:
     "`bbcd_worse_fraction` on checked inputs (CVT's dropping step calls it directly)."
     rng = child_generator(random_state)  # a new stream from the seed (a Generator given is drawn from once)
@@ -612,6 +618,136 @@ def _worse_fraction(predictions, y, metric, n_bootstraps, random_state) -> tuple
         used += int(usable.sum())
     return best, worse / max(used, 1)
 
+# %% ../nbs/02_cvt.ipynb #c7e3a1f0
+def cross_validate_configurations(
+        X,  # N×d features (DataFrame or array); strings/categories are one-hot encoded by the default pipelines
+        y,  # N targets: binary or multiclass labels, or a continuous (regression) target
+        configurations=None,  # default: `default_configurations(task=...)`; or Configurations, (name, est) pairs, a dict
+        *, n_folds: int | None = None,  # F; default min(10, smallest class) (regression: min(10, N)), ≤ #groups
+        metric=None,  # registry name, Metric or callable; default "roc_auc" ("roc_auc_ovo" for K > 2), "r2" for regression
+        random_state=None,  # int, SeedSequence, Generator or None: folds, model seeds, dropping bootstraps
+        n_jobs: int | None = None,  # joblib workers for the fits of one fold (any joblib backend, Dask included)
+        refit: bool = True,  # refit the winner on all rows (`final_model`)
+        progress: bool = True,  # tqdm bar: fits done, fits saved by dropping, configurations left
+        pos_label=None,  # the positive class of a binary y (default: the greater sorted label)
+        groups=None,  # group per row: never straddles two folds (StratifiedGroupKFold / GroupKFold); kept in the result
+        task: str | None = None,  # "classification" or "regression"; default inferred from y and metric
+        drop: str | None = None,  # None (full CVT) or "bbcd" (bootstrap-based early dropping, BBCD-CV)
+        drop_threshold: float = 0.99,  # α: drop when P(strictly worse than the current best) > α (the paper's 0.99)
+        drop_bootstraps: int = 1000,  # B bootstraps per dropping step, at most `MAX_DROP_BOOTSTRAPS`
+        share_preprocessing: bool = True,  # fit each shared pipeline prefix once per fold (bit-identical results)
+        n_repeats: int = 1,  # R > 1: repeated CV on R fold partitions; Π holds each row's mean over the repeats (no folds)
+        ) -> CVTResult:
+    "Cross-validate every configuration on one fold partition (optionally dropping hopeless ones early); returns Π."
+    threshold, n_bootstraps, n_jobs = _check_options(refit, progress, share_preprocessing, drop, drop_threshold,
+                                                     drop_bootstraps, n_jobs)
+    data = _prepare(X, y, metric, task, pos_label, groups)
+    configs = as_configurations(configurations, data.task)
+    words = _seed_words(random_state, len(configs))
+    n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
+    if n_repeats > 1 and drop is not None:
+        raise ValueError("drop='bbcd' drops on one fold partition; with n_repeats > 1 pass drop=None")
+    folds = _cvt_folds(data, n_folds, int(words[0]))
+    estimators, keys = _seeded_estimators(configs, words, share_preprocessing)
+    if n_repeats > 1:
+        return _repeated_cvt(data, configs, estimators, keys, folds, words, n_repeats, n_jobs, progress, refit)
+    loop = _cvt_loop(data.frame, data.target, folds, configs, estimators, keys, data.scorer, data.n_classes,
+                     n_jobs=n_jobs, progress=progress, drop=drop, threshold=threshold, n_bootstraps=n_bootstraps,
+                     drop_seed=int(words[-1]))
+    return _cvt_result(data, loop, folds, estimators, refit)
+
+# %% ../nbs/02_cvt.ipynb #0aad1241
+def _check_options(refit, progress, share_preprocessing, drop, drop_threshold, drop_bootstraps, n_jobs):
+    "Step 1: the options, checked before anything is read or fitted; returns (threshold, n_bootstraps, n_jobs)."
+    for value, name in ((refit, "refit"), (progress, "progress"), (share_preprocessing, "share_preprocessing")):
+        check_bool(value, name)
+    check_choice(drop, "drop", (None, "bbcd"))
+    threshold = check_probability(drop_threshold, "drop_threshold")
+    return threshold, _check_bootstraps(drop_bootstraps, "drop_bootstraps"), check_n_jobs(n_jobs)
+
+# %% ../nbs/02_cvt.ipynb #e7f1e3a4
+class _Data(NamedTuple):
+    "The checked inputs CVT and nested CV share (step 2)."
+    frame: pd.DataFrame  # X, string column names
+    y_values: np.ndarray  # y as given
+    task: str  # "classification" or "regression"
+    target: np.ndarray  # class codes 0..K−1 (binary: 1 = positive) or float values
+    classes: np.ndarray | None  # classes[code] = label (None: regression)
+    positive: Any  # the positive label of a binary y, else None
+    n_classes: int  # K (0: regression)
+    scorer: Metric  # the metric, resolved once
+    group_ids: np.ndarray | None  # group index per row, numbered by first appearance (None: no groups)
+    n_groups: int | None  # G
+    group_labels: np.ndarray | None  # the group labels as given, kept in the result
+
+# %% ../nbs/02_cvt.ipynb #d352825c
+def _stored_metric(scorer):
+    "What `CVTResult.metric` keeps: the registry name of a registry metric, else the custom `Metric` itself."
+    return scorer.name if METRICS.get(scorer.name) is scorer else scorer
+
+# %% ../nbs/02_cvt.ipynb #86efcda7
+def _prepare(X, y, metric, task, pos_label, groups) -> _Data:
+    "Step 2: validated inputs shared by CVT and nested CV; the metric is read here, once."
+    frame = _as_frame(X)
+    y_values = as_array(y, "y")
+    if y_values.ndim != 1:
+        raise ValueError(f"y must be 1-D, got shape {y_values.shape}")
+    check_same_length(X=frame, y=y_values)
+    given = None if metric is None else resolve_metric(metric)  # a callable is wrapped into one Metric, here
+    task = _infer_task(y_values, task, given)
+    if task == "regression":
+        if pos_label is not None:
+            raise ValueError("pos_label applies to a binary y; this y is a regression target")
+        target, classes, positive, n_classes = _encode_values(y_values), None, None, 0
+    else:
+        target, classes, positive = _encode_labels(y_values, pos_label)
+        n_classes = len(classes)
+    kind = "regression" if task == "regression" else "multiclass" if n_classes > 2 else "binary"
+    scorer = resolve_metric(given, kind)  # a Metric as it is, or the target's default; checked against the target
+    group_ids, n_groups = None, None
+    if groups is not None:  # the one rule for group labels; numbered as the group splitters have always seen them
+        group_ids, group_values = group_codes(groups, len(frame), order="appearance")
+        n_groups = len(group_values)
+    group_labels = None if groups is None else as_array(groups, "groups")
+    return _Data(frame, y_values, task, target, classes, positive, n_classes, scorer, group_ids, n_groups, group_labels)
+
+# %% ../nbs/02_cvt.ipynb #acaa9460
+def _seed_words(random_state, n_configurations: int) -> np.ndarray:
+    """Step 3a: C + 3 seed words from one SeedSequence: [0] the fold shuffle, [1..C] each configuration's model,
+    [C+1] the shared preprocessing, [C+2] the dropping bootstraps."""
+    return as_seed_sequence(random_state).generate_state(n_configurations + 3, dtype=np.uint32)
+
+# %% ../nbs/02_cvt.ipynb #18212935
+def _cvt_folds(data: _Data, n_folds, seed: int) -> np.ndarray:
+    "Step 3b: the fold partition (every fold holding every class)."
+    F = _fold_count(data.target, n_folds, data.task, data.n_groups, classes=data.classes)
+    folds = make_folds(data.target, F, seed, groups=data.group_ids, stratify=data.task == "classification")
+    if data.task == "classification":
+        _check_fold_classes(data.target, folds, data.classes, data.group_ids is not None)
+    return folds
+
+# %% ../nbs/02_cvt.ipynb #db2066d1
+def _seeded_estimators(configs, words, share_preprocessing: bool):
+    "Step 4a: each configuration's estimator with its own seed, and its shared-prefix key (None: not shared)."
+    C = len(configs)
+    estimators = [seeded_estimator(c, int(s), int(words[C + 1])) for c, s in zip(configs, words[1:C + 1])]
+    return estimators, [_prefix_key(e) if share_preprocessing else None for e in estimators]
+
+# %% ../nbs/02_cvt.ipynb #aab1723c
+def _cvt_result(data: _Data, loop, folds, estimators, refit: bool) -> CVTResult:
+    "Step 5: the winner refit on all rows (if asked) and the `CVTResult`."
+    scores, perf, ok, winner, table, completed, dropped_at = loop
+    final_model = None
+    if refit:
+        with _single_threaded():
+            final_model = clone(estimators[ok[winner]]).fit(data.frame, data.target)
+    below = data.scorer.chance_warning(perf)  # every configuration worse than chance: predictions the wrong way round
+    if below:
+        warnings.warn(below, UserWarning, stacklevel=3)
+    return CVTResult(scores, data.target, folds, table, perf, winner, final_model, _stored_metric(data.scorer),
+                     data.classes, data.positive, completed, dropped_at, data.scorer.greater_is_better,
+                     data.group_labels, "fold_mean")
+
 # %% ../nbs/02_cvt.ipynb #d35d902e
 def _check_fold_classes(target: np.ndarray, folds: np.ndarray, classes: np.ndarray, grouped: bool) -> None:
     why = "the groups are too few or too class-pure" if grouped else "a class is too small"
@@ -621,7 +757,7 @@ def _check_fold_classes(target: np.ndarray, folds: np.ndarray, classes: np.ndarr
 def _cheapest_first(todo: list, seconds: np.ndarray, completed: np.ndarray) -> list:
     return [c for _, c in sorted((seconds[c] / completed[c] if completed[c] else 0.0, c) for c in todo)]
 
-
+# %% ../nbs/02_cvt.ipynb #946cc939
 def _fold_fits(fold_list, todo, estimators, keys, frame, target, folds, n_classes, n_jobs):
     """Fit each configuration in `todo` on every fold of `fold_list`, sharing prefixes: one joblib call fits the
     shared prefixes of all these folds, one more every model. Each task gets the whole frame and its fold's row
@@ -676,7 +812,7 @@ def _fold_matrix(scorer, scores, target, folds, completed, ok, errors) -> np.nda
             perf[:, c] = np.nan
     return perf
 
-
+# %% ../nbs/02_cvt.ipynb #ec238d3e
 def _failing_fold(scorer, column, target, folds) -> int:
     "The first fold whose score raises: the table names it, as a user fixing the data needs to know where to look."
     for f in range(int(folds.max()) + 1):
@@ -687,7 +823,7 @@ def _failing_fold(scorer, column, target, folds) -> int:
             return f
     return -1  # only the whole matrix failed (not seen; kept total so the message never fails itself)
 
-
+# %% ../nbs/02_cvt.ipynb #b0521322
 def _table(configs, errors, ok, perf, seconds, completed, dropped_at) -> pd.DataFrame:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
@@ -701,7 +837,7 @@ def _table(configs, errors, ok, perf, seconds, completed, dropped_at) -> pd.Data
         "cv_score": cv_score, "completed_folds": completed, "dropped_at": dropped_at, "fit_seconds": seconds,
         "error": [e or "" for e in errors]})
 
-
+# %% ../nbs/02_cvt.ipynb #e584b5ba
 def _warn_failures(configs, errors) -> None:
     failed = [c for c, e in enumerate(errors) if e is not None]
     if len(failed) == len(configs):
@@ -724,7 +860,7 @@ def _record_fit(f, c, fold_scores, seconds_taken, error, scores, folds, seconds,
     else:
         errors[c] = f"fold {f}: {error}"
 
-
+# %% ../nbs/02_cvt.ipynb #fe0e09d5
 def _cvt_loop(frame, target, folds, configs, estimators, keys, scorer, n_classes, *, n_jobs, progress, drop=None,
               threshold=0.99, n_bootstraps=1000, drop_seed=0):
     "CVT on given folds: (Π and fold matrix of the successful columns, ok, winner, table, completed, dropped_at)."
@@ -762,7 +898,7 @@ def _cvt_loop(frame, target, folds, configs, estimators, keys, scorer, n_classes
                             left=int(sum(dropped_at[c] < 0 for c in active)))
     return _loop_result(configs, scores, target, folds, scorer, errors, seconds, completed, dropped_at)
 
-
+# %% ../nbs/02_cvt.ipynb #417296bb
 def _loop_result(configs, scores, target, folds, scorer, errors, seconds, completed, dropped_at):
     "The loop's outcome: fold scores, failures warned about, the winner among the never-dropped, the table."
     ok = [c for c in range(len(configs)) if errors[c] is None]
@@ -773,136 +909,6 @@ def _loop_result(configs, scores, target, folds, scorer, errors, seconds, comple
     winner = never_dropped[cv_winner(perf[:, ok][:, never_dropped], scorer)]
     table = _table(configs, errors, ok, perf, seconds, completed, dropped_at)
     return scores[:, ok], perf[:, ok], ok, winner, table, completed[ok], dropped_at[ok]
-
-# %% ../nbs/02_cvt.ipynb #0aad1241
-def _check_options(refit, progress, share_preprocessing, drop, drop_threshold, drop_bootstraps, n_jobs):
-    "Step 1: the options, checked before anything is read or fitted; returns (threshold, n_bootstraps, n_jobs)."
-    for value, name in ((refit, "refit"), (progress, "progress"), (share_preprocessing, "share_preprocessing")):
-        check_bool(value, name)
-    check_choice(drop, "drop", (None, "bbcd"))
-    threshold = check_probability(drop_threshold, "drop_threshold")
-    return threshold, _check_bootstraps(drop_bootstraps, "drop_bootstraps"), check_n_jobs(n_jobs)
-
-
-class _Data(NamedTuple):
-    "The checked inputs CVT and nested CV share (step 2)."
-    frame: pd.DataFrame  # X, string column names
-    y_values: np.ndarray  # y as given
-    task: str  # "classification" or "regression"
-    target: np.ndarray  # class codes 0..K−1 (binary: 1 = positive) or float values
-    classes: np.ndarray | None  # classes[code] = label (None: regression)
-    positive: Any  # the positive label of a binary y, else None
-    n_classes: int  # K (0: regression)
-    scorer: Metric  # the metric, resolved once
-    group_ids: np.ndarray | None  # group index per row, numbered by first appearance (None: no groups)
-    n_groups: int | None  # G
-    group_labels: np.ndarray | None  # the group labels as given, kept in the result
-
-
-def _stored_metric(scorer):
-    "What `CVTResult.metric` keeps: the registry name of a registry metric, else the custom `Metric` itself."
-    return scorer.name if METRICS.get(scorer.name) is scorer else scorer
-
-
-def _prepare(X, y, metric, task, pos_label, groups) -> _Data:
-    "Step 2: validated inputs shared by CVT and nested CV; the metric is read here, once."
-    frame = _as_frame(X)
-    y_values = as_array(y, "y")
-    if y_values.ndim != 1:
-        raise ValueError(f"y must be 1-D, got shape {y_values.shape}")
-    check_same_length(X=frame, y=y_values)
-    given = None if metric is None else resolve_metric(metric)  # a callable is wrapped into one Metric, here
-    task = _infer_task(y_values, task, given)
-    if task == "regression":
-        if pos_label is not None:
-            raise ValueError("pos_label applies to a binary y; this y is a regression target")
-        target, classes, positive, n_classes = _encode_values(y_values), None, None, 0
-    else:
-        target, classes, positive = _encode_labels(y_values, pos_label)
-        n_classes = len(classes)
-    kind = "regression" if task == "regression" else "multiclass" if n_classes > 2 else "binary"
-    scorer = resolve_metric(given, kind)  # a Metric as it is, or the target's default; checked against the target
-    group_ids, n_groups = None, None
-    if groups is not None:  # the one rule for group labels; numbered as the group splitters have always seen them
-        group_ids, group_values = group_codes(groups, len(frame), order="appearance")
-        n_groups = len(group_values)
-    group_labels = None if groups is None else as_array(groups, "groups")
-    return _Data(frame, y_values, task, target, classes, positive, n_classes, scorer, group_ids, n_groups, group_labels)
-
-
-def _seed_words(random_state, n_configurations: int) -> np.ndarray:
-    """Step 3a: C + 3 seed words from one SeedSequence: [0] the fold shuffle, [1..C] each configuration's model,
-    [C+1] the shared preprocessing, [C+2] the dropping bootstraps."""
-    return as_seed_sequence(random_state).generate_state(n_configurations + 3, dtype=np.uint32)
-
-
-def _cvt_folds(data: _Data, n_folds, seed: int) -> np.ndarray:
-    "Step 3b: the fold partition (every fold holding every class)."
-    F = _fold_count(data.target, n_folds, data.task, data.n_groups, classes=data.classes)
-    folds = make_folds(data.target, F, seed, groups=data.group_ids, stratify=data.task == "classification")
-    if data.task == "classification":
-        _check_fold_classes(data.target, folds, data.classes, data.group_ids is not None)
-    return folds
-
-# %% ../nbs/02_cvt.ipynb #db2066d1
-def _seeded_estimators(configs, words, share_preprocessing: bool):
-    "Step 4a: each configuration's estimator with its own seed, and its shared-prefix key (None: not shared)."
-    C = len(configs)
-    estimators = [seeded_estimator(c, int(s), int(words[C + 1])) for c, s in zip(configs, words[1:C + 1])]
-    return estimators, [_prefix_key(e) if share_preprocessing else None for e in estimators]
-
-
-def _cvt_result(data: _Data, loop, folds, estimators, refit: bool) -> CVTResult:
-    "Step 5: the winner refit on all rows (if asked) and the `CVTResult`."
-    scores, perf, ok, winner, table, completed, dropped_at = loop
-    final_model = None
-    if refit:
-        with _single_threaded():
-            final_model = clone(estimators[ok[winner]]).fit(data.frame, data.target)
-    below = data.scorer.chance_warning(perf)  # every configuration worse than chance: predictions the wrong way round
-    if below:
-        warnings.warn(below, UserWarning, stacklevel=3)
-    return CVTResult(scores, data.target, folds, table, perf, winner, final_model, _stored_metric(data.scorer),
-                     data.classes, data.positive, completed, dropped_at, data.scorer.greater_is_better,
-                     data.group_labels, "fold_mean")
-
-# %% ../nbs/02_cvt.ipynb #c7e3a1f0
-def cross_validate_configurations(
-        X,  # N×d features (DataFrame or array); strings/categories are one-hot encoded by the default pipelines
-        y,  # N targets: binary or multiclass labels, or a continuous (regression) target
-        configurations=None,  # default: `default_configurations(task=...)`; or Configurations, (name, est) pairs, a dict
-        *, n_folds: int | None = None,  # F; default min(10, smallest class) (regression: min(10, N)), ≤ #groups
-        metric=None,  # registry name, Metric or callable; default "roc_auc" ("roc_auc_ovo" for K > 2), "r2" for regression
-        random_state=None,  # int, SeedSequence, Generator or None: folds, model seeds, dropping bootstraps
-        n_jobs: int | None = None,  # joblib workers for the fits of one fold (any joblib backend, Dask included)
-        refit: bool = True,  # refit the winner on all rows (`final_model`)
-        progress: bool = True,  # tqdm bar: fits done, fits saved by dropping, configurations left
-        pos_label=None,  # the positive class of a binary y (default: the greater sorted label)
-        groups=None,  # group per row: never straddles two folds (StratifiedGroupKFold / GroupKFold); kept in the result
-        task: str | None = None,  # "classification" or "regression"; default inferred from y and metric
-        drop: str | None = None,  # None (full CVT) or "bbcd" (bootstrap-based early dropping, BBCD-CV)
-        drop_threshold: float = 0.99,  # α: drop when P(strictly worse than the current best) > α (the paper's 0.99)
-        drop_bootstraps: int = 1000,  # B bootstraps per dropping step, at most `MAX_DROP_BOOTSTRAPS`
-        share_preprocessing: bool = True,  # fit each shared pipeline prefix once per fold (bit-identical results)
-        n_repeats: int = 1,  # R > 1: repeated CV on R fold partitions; Π holds each row's mean over the repeats (no folds)
-        ) -> CVTResult:
-    "Cross-validate every configuration on one fold partition (optionally dropping hopeless ones early); returns Π."
-    threshold, n_bootstraps, n_jobs = _check_options(refit, progress, share_preprocessing, drop, drop_threshold,
-                                                     drop_bootstraps, n_jobs)
-    data = _prepare(X, y, metric, task, pos_label, groups)
-    configs = as_configurations(configurations, data.task)
-    words = _seed_words(random_state, len(configs))
-    n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
-    if n_repeats > 1 and drop is not None:
-        raise ValueError("drop='bbcd' drops on one fold partition; with n_repeats > 1 pass drop=None")
-    folds = _cvt_folds(data, n_folds, int(words[0]))
-    estimators, keys = _seeded_estimators(configs, words, share_preprocessing)
-    if n_repeats > 1:
-        return _repeated_cvt(data, configs, estimators, keys, folds, words, n_repeats, n_jobs, progress, refit)
-    loop = _cvt_loop(data.frame, data.target, folds, configs, estimators, keys, data.scorer, data.n_classes,
-                     n_jobs=n_jobs, progress=progress, drop=drop, threshold=threshold, n_bootstraps=n_bootstraps,
-                     drop_seed=int(words[-1]))
-    return _cvt_result(data, loop, folds, estimators, refit)
 
 # %% ../nbs/02_cvt.ipynb #ef36594e
 def _repeated_cvt(data: _Data, configs, estimators, keys, folds, words, n_repeats: int, n_jobs, progress,
@@ -962,148 +968,39 @@ class NestedCVResult:
     def n_outer(self) -> int:
         return len(self.outer_scores)
 
-    def to_frame(self) -> pd.DataFrame:
-        "One row per outer fold: winner, its inner (apparent) score, its outer score, training and test rows."
-        return pd.DataFrame({"outer_fold": np.arange(self.n_outer), "winner": list(self.winners),
-                             "inner_score": self.inner_scores, "outer_score": self.outer_scores,
-                             "n_train": self.n_train, "n_test": self.n_test})
+# %% ../nbs/02_cvt.ipynb #b5386754
+@patch_to(NestedCVResult)
+def to_frame(self) -> pd.DataFrame:
+    "One row per outer fold: winner, its inner (apparent) score, its outer score, training and test rows."
+    return pd.DataFrame({"outer_fold": np.arange(self.n_outer), "winner": list(self.winners),
+                         "inner_score": self.inner_scores, "outer_score": self.outer_scores,
+                         "n_train": self.n_train, "n_test": self.n_test})
 
-    def to_dict(self) -> dict:
-        "Every field (the metric as its name) and `estimate`, JSON-safe: the package's rule, `result_dict`."
-        return result_dict(self, metric=self.metric_name, estimate=self.estimate)
+# %% ../nbs/02_cvt.ipynb #bafef683
+@patch_to(NestedCVResult)
+def to_dict(self) -> dict:
+    "Every field (the metric as its name) and `estimate`, JSON-safe: the package's rule, `result_dict`."
+    return result_dict(self, metric=self.metric_name, estimate=self.estimate)
 
-    @classmethod
-    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
-                 ) -> NestedCVResult: # equal to the result saved
-        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
-        from ciauto._checks import result_from_dict
-        return result_from_dict(cls, d)
+# %% ../nbs/02_cvt.ipynb #23f1589d
+@patch_to(NestedCVResult, cls_method=True)
+def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+             ) -> NestedCVResult: # equal to the result saved
+    "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+    from ciauto._checks import result_from_dict
+    return result_from_dict(cls, d)
 
-    def __repr__(self):
-        names, counts = np.unique(np.asarray(self.winners, dtype=object).astype(str), return_counts=True)
-        top = int(np.argmax(counts))
-        return (f"NestedCVResult(n_outer={self.n_outer}, {self.metric_name}={self.estimate:.4f} "
-                f"(outer folds {np.min(self.outer_scores):.4f}–{np.max(self.outer_scores):.4f}), "
-                f"n_fits={self.n_fits}, winners: {len(names)} distinct, most often {str(names[top])!r} "
-                f"({counts[top]} of {self.n_outer}))")
+# %% ../nbs/02_cvt.ipynb #38fbf941
+@patch_to(NestedCVResult)
+def __repr__(self):
+    names, counts = np.unique(np.asarray(self.winners, dtype=object).astype(str), return_counts=True)
+    top = int(np.argmax(counts))
+    return (f"NestedCVResult(n_outer={self.n_outer}, {self.metric_name}={self.estimate:.4f} "
+            f"(outer folds {np.min(self.outer_scores):.4f}–{np.max(self.outer_scores):.4f}), "
+            f"n_fits={self.n_fits}, winners: {len(names)} distinct, most often {str(names[top])!r} "
+            f"({counts[top]} of {self.n_outer}))")
 
 # %% ../nbs/02_cvt.ipynb #5e1d0a03
-def _check_splits(splits, n: int, name: str, group_ids) -> list:
-    "The (train, test) index pairs of a splitter, checked: in range, disjoint, non-empty, no group on both sides."
-    out = []
-    for k, pair in enumerate(splits):
-        if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
-            raise TypeError(f"{name} must yield (train, test) index pairs; split {k} is {type(pair).__name__}")
-        train, test = (np.asarray(part) for part in pair)
-        for part, what in ((train, "train"), (test, "test")):
-            if part.ndim != 1 or part.size == 0 or not np.issubdtype(part.dtype, np.integer):
-                raise ValueError(f"{name}: split {k} has an empty or non-integer {what} part (shape {part.shape}, "
-                                 f"dtype {part.dtype}); a split holds integer row indices")
-            if part.min() < 0 or part.max() >= n:
-                raise ValueError(f"{name}: split {k} indexes rows outside 0..{n - 1}")
-        if np.intersect1d(train, test).size:
-            raise ValueError(f"{name}: split {k} has rows in both its train and its test part")
-        if group_ids is not None:
-            shared = np.intersect1d(group_ids[train], group_ids[test])
-            if shared.size:
-                raise ValueError(f"{name}: split {k} puts {shared.size} group(s) on both sides; with groups use a "
-                                 "group splitter (GroupKFold, StratifiedGroupKFold) or an int")
-        out.append((train, test))
-    if not out:
-        raise ValueError(f"{name} yielded no split")
-    return out
-
-
-def _is_splitter(value) -> bool:
-    "A scikit-learn splitter: anything with a `split` method (a string's `split` does not count)."
-    return not isinstance(value, (str, bytes)) and callable(getattr(value, "split", None))
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
-
-
-def _splitter_splits(splitter, name, frame, y_values, group_labels):
-    "Run a scikit-learn splitter (anything with `split`), naming the argument if it fails."
-    if not _is_splitter(splitter):
-        raise TypeError(f"{name} must be an int (number of folds) or a scikit-learn splitter with a split method "
-                        f"(KFold, StratifiedKFold, GroupKFold, ...); got {type(splitter).__name__}")
-    try:
-        return list(splitter.split(frame, y_values, group_labels))
-    except (ValueError, TypeError) as error:
-        raise ValueError(f"{name} ({splitter!r}) could not split the rows: {error}") from error
-
-
-def _inner_folds(inner, k, frame, y_values, target, task, group_ids, group_labels, classes, seed) -> np.ndarray:
-    "Fold ids 0..F−1 of an outer training part from `inner`: every row in exactly one inner test fold."
-    n = len(target)
-    if _is_int(inner):
-        n_groups = None if group_ids is None else len(np.unique(group_ids))
-        F = _fold_count(target, int(inner), task, n_groups, name="inner", where=f" in outer fold {k}")
-        codes = None if group_ids is None else group_codes(group_ids, n, order="appearance")[0]
-        folds = make_folds(target, F, seed, groups=codes, stratify=task == "classification")
-    else:
-        splits = _check_splits(_splitter_splits(inner, "inner", frame, y_values, group_labels), n, "inner", group_ids)
-        try:
-            folds = fold_ids_from_splits(splits, n)
-        except ValueError as error:
-            raise ValueError(f"inner must partition each outer training part into at least 2 folds (every row in "
-                             f"exactly one test fold, as KFold does); {inner!r} does not in outer fold {k}") from error
-    if task == "classification":
-        why = (f"inner splits outer fold {k}'s training part so that a class is missing from a fold; use fewer or "
-               "stratified inner folds")
-        check_fold_classes(target, folds, classes, why=why)
-    return folds
-
-
-def _outer_splits(outer, data: _Data, seed: int) -> list:
-    "The outer (train, test) pairs: CVT's own folds for an int, a splitter's splits, or the pairs given, checked."
-    if _is_int(outer):
-        F = _fold_count(data.target, int(outer), data.task, data.n_groups, name="outer", classes=data.classes)
-        folds = make_folds(data.target, F, seed, groups=data.group_ids, stratify=data.task == "classification")
-        return [(np.flatnonzero(folds != f), np.flatnonzero(folds == f)) for f in range(F)]
-    if _is_splitter(outer):
-        return _check_splits(_splitter_splits(outer, "outer", data.frame, data.y_values, data.group_labels),
-                             len(data.target), "outer", data.group_ids)
-    if isinstance(outer, (list, tuple)):
-        return _check_splits(outer, len(data.target), "outer", data.group_ids)
-    raise TypeError(f"outer must be an int (number of folds), a scikit-learn splitter or a list of (train, test) "
-                    f"index pairs; got {type(outer).__name__}")
-
-
-def _inner_winner(k, train, inner, data: _Data, configs, estimators, keys, n_jobs, seed: int):
-    "CVT on outer fold k's training part: (the winner's configuration index, its inner score, the fits made)."
-    if data.task == "classification" and len(np.unique(data.target[train])) < data.n_classes:
-        raise ValueError(f"outer fold {k}'s training part lacks a class; use a stratified outer splitter or fewer "
-                         "outer folds")
-    sub = data.frame.iloc[train].reset_index(drop=True)
-    sub_groups = None if data.group_ids is None else data.group_ids[train]
-    folds = _inner_folds(inner, k, sub, data.y_values[train], data.target[train], data.task, sub_groups,
-                         None if data.group_labels is None else data.group_labels[train], data.classes, seed)
-    _, perf, ok, winner, _, completed, _ = _cvt_loop(sub, data.target[train], folds, configs, estimators, keys,
-                                                     data.scorer, data.n_classes, n_jobs=n_jobs, progress=False)
-    return ok[winner], float(np.mean(perf[:, winner])), int(completed.sum())
-
-
-def _outer_scores(splits, chosen, data: _Data, configs, estimators, n_jobs) -> np.ndarray:
-    "Each outer fold's winner refit on its training part (in parallel) and scored on its test part."
-    refits = Parallel(n_jobs=n_jobs)(
-        delayed(_fit_predict)(clone(estimators[c]), data.frame.iloc[train], data.target[train], data.frame.iloc[test],
-                              data.n_classes)
-        for c, (train, test) in zip(chosen, splits))
-    outer_scores = []
-    for k, ((train, test), c, (scores, _, error)) in enumerate(zip(splits, chosen, refits)):
-        if error is not None:
-            raise ValueError(f"outer fold {k}: the inner winner {configs[c].name!r} failed when refit on the outer "
-                             f"training part: {error}")
-        try:
-            outer_scores.append(float(data.scorer(data.target[test], scores)))
-        except (ValueError, TypeError) as error:
-            raise ValueError(f"outer fold {k}: {data.scorer.name} is undefined on its test part ({error}); use a "
-                             "stratified outer splitter or fewer outer folds") from error
-    return np.array(outer_scores)
-
-
 def nested_cross_validation(
         X,  # N×d features (DataFrame or array)
         y,  # N targets: binary or multiclass labels, or a continuous (regression) target
@@ -1143,3 +1040,119 @@ def nested_cross_validation(
     return NestedCVResult(outer_scores, tuple(configs[c].name for c in chosen), np.array(inner_scores),
                           n_fits + len(splits), _stored_metric(data.scorer), data.scorer.greater_is_better,
                           np.array([len(tr) for tr, _ in splits]), np.array([len(te) for _, te in splits]))
+
+# %% ../nbs/02_cvt.ipynb #3ee6f2d2
+def _outer_splits(outer, data: _Data, seed: int) -> list:
+    "The outer (train, test) pairs: CVT's own folds for an int, a splitter's splits, or the pairs given, checked."
+    if _is_int(outer):
+        F = _fold_count(data.target, int(outer), data.task, data.n_groups, name="outer", classes=data.classes)
+        folds = make_folds(data.target, F, seed, groups=data.group_ids, stratify=data.task == "classification")
+        return [(np.flatnonzero(folds != f), np.flatnonzero(folds == f)) for f in range(F)]
+    if _is_splitter(outer):
+        return _check_splits(_splitter_splits(outer, "outer", data.frame, data.y_values, data.group_labels),
+                             len(data.target), "outer", data.group_ids)
+    if isinstance(outer, (list, tuple)):
+        return _check_splits(outer, len(data.target), "outer", data.group_ids)
+    raise TypeError(f"outer must be an int (number of folds), a scikit-learn splitter or a list of (train, test) "
+                    f"index pairs; got {type(outer).__name__}")
+
+# %% ../nbs/02_cvt.ipynb #951ecc57
+def _splitter_splits(splitter, name, frame, y_values, group_labels):
+    "Run a scikit-learn splitter (anything with `split`), naming the argument if it fails."
+    if not _is_splitter(splitter):
+        raise TypeError(f"{name} must be an int (number of folds) or a scikit-learn splitter with a split method "
+                        f"(KFold, StratifiedKFold, GroupKFold, ...); got {type(splitter).__name__}")
+    try:
+        return list(splitter.split(frame, y_values, group_labels))
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"{name} ({splitter!r}) could not split the rows: {error}") from error
+
+
+def _is_splitter(value) -> bool:
+    "A scikit-learn splitter: anything with a `split` method (a string's `split` does not count)."
+    return not isinstance(value, (str, bytes)) and callable(getattr(value, "split", None))
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+# %% ../nbs/02_cvt.ipynb #9217bf1f
+def _check_splits(splits, n: int, name: str, group_ids) -> list:
+    "The (train, test) index pairs of a splitter, checked: in range, disjoint, non-empty, no group on both sides."
+    out = []
+    for k, pair in enumerate(splits):
+        if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
+            raise TypeError(f"{name} must yield (train, test) index pairs; split {k} is {type(pair).__name__}")
+        train, test = (np.asarray(part) for part in pair)
+        for part, what in ((train, "train"), (test, "test")):
+            if part.ndim != 1 or part.size == 0 or not np.issubdtype(part.dtype, np.integer):
+                raise ValueError(f"{name}: split {k} has an empty or non-integer {what} part (shape {part.shape}, "
+                                 f"dtype {part.dtype}); a split holds integer row indices")
+            if part.min() < 0 or part.max() >= n:
+                raise ValueError(f"{name}: split {k} indexes rows outside 0..{n - 1}")
+        if np.intersect1d(train, test).size:
+            raise ValueError(f"{name}: split {k} has rows in both its train and its test part")
+        if group_ids is not None:
+            shared = np.intersect1d(group_ids[train], group_ids[test])
+            if shared.size:
+                raise ValueError(f"{name}: split {k} puts {shared.size} group(s) on both sides; with groups use a "
+                                 "group splitter (GroupKFold, StratifiedGroupKFold) or an int")
+        out.append((train, test))
+    if not out:
+        raise ValueError(f"{name} yielded no split")
+    return out
+
+# %% ../nbs/02_cvt.ipynb #3d463f8a
+def _inner_winner(k, train, inner, data: _Data, configs, estimators, keys, n_jobs, seed: int):
+    "CVT on outer fold k's training part: (the winner's configuration index, its inner score, the fits made)."
+    if data.task == "classification" and len(np.unique(data.target[train])) < data.n_classes:
+        raise ValueError(f"outer fold {k}'s training part lacks a class; use a stratified outer splitter or fewer "
+                         "outer folds")
+    sub = data.frame.iloc[train].reset_index(drop=True)
+    sub_groups = None if data.group_ids is None else data.group_ids[train]
+    folds = _inner_folds(inner, k, sub, data.y_values[train], data.target[train], data.task, sub_groups,
+                         None if data.group_labels is None else data.group_labels[train], data.classes, seed)
+    _, perf, ok, winner, _, completed, _ = _cvt_loop(sub, data.target[train], folds, configs, estimators, keys,
+                                                     data.scorer, data.n_classes, n_jobs=n_jobs, progress=False)
+    return ok[winner], float(np.mean(perf[:, winner])), int(completed.sum())
+
+# %% ../nbs/02_cvt.ipynb #26364339
+def _inner_folds(inner, k, frame, y_values, target, task, group_ids, group_labels, classes, seed) -> np.ndarray:
+    "Fold ids 0..F−1 of an outer training part from `inner`: every row in exactly one inner test fold."
+    n = len(target)
+    if _is_int(inner):
+        n_groups = None if group_ids is None else len(np.unique(group_ids))
+        F = _fold_count(target, int(inner), task, n_groups, name="inner", where=f" in outer fold {k}")
+        codes = None if group_ids is None else group_codes(group_ids, n, order="appearance")[0]
+        folds = make_folds(target, F, seed, groups=codes, stratify=task == "classification")
+    else:
+        splits = _check_splits(_splitter_splits(inner, "inner", frame, y_values, group_labels), n, "inner", group_ids)
+        try:
+            folds = fold_ids_from_splits(splits, n)
+        except ValueError as error:
+            raise ValueError(f"inner must partition each outer training part into at least 2 folds (every row in "
+                             f"exactly one test fold, as KFold does); {inner!r} does not in outer fold {k}") from error
+    if task == "classification":
+        why = (f"inner splits outer fold {k}'s training part so that a class is missing from a fold; use fewer or "
+               "stratified inner folds")
+        check_fold_classes(target, folds, classes, why=why)
+    return folds
+
+# %% ../nbs/02_cvt.ipynb #2c6863cc
+def _outer_scores(splits, chosen, data: _Data, configs, estimators, n_jobs) -> np.ndarray:
+    "Each outer fold's winner refit on its training part (in parallel) and scored on its test part."
+    refits = Parallel(n_jobs=n_jobs)(
+        delayed(_fit_predict)(clone(estimators[c]), data.frame.iloc[train], data.target[train], data.frame.iloc[test],
+                              data.n_classes)
+        for c, (train, test) in zip(chosen, splits))
+    outer_scores = []
+    for k, ((train, test), c, (scores, _, error)) in enumerate(zip(splits, chosen, refits)):
+        if error is not None:
+            raise ValueError(f"outer fold {k}: the inner winner {configs[c].name!r} failed when refit on the outer "
+                             f"training part: {error}")
+        try:
+            outer_scores.append(float(data.scorer(data.target[test], scores)))
+        except (ValueError, TypeError) as error:
+            raise ValueError(f"outer fold {k}: {data.scorer.name} is undefined on its test part ({error}); use a "
+                             "stratified outer splitter or fewer outer folds") from error
+    return np.array(outer_scores)

@@ -20,7 +20,7 @@ from sklearn.base import clone
 from sklearn.neighbors import NearestNeighbors
 
 from ._checks import (Registry, as_array, as_float_array, as_generator, check_bool, check_choice, check_int,
-                            check_probability, check_real, class_codes, order_statistic_rank, result_dict,
+                            check_probability, check_real, class_codes, order_statistic_rank, patch_to, result_dict,
                             sorted_labels)
 from .conformal import outlier_scores
 
@@ -121,10 +121,32 @@ def _aps_true(p, y, u, lam, k_reg):
         out[i] = e
     return out
 
-# %% ../nbs/07b_prediction_sets.ipynb #e4bbd9a6
+# %% ../nbs/07b_prediction_sets.ipynb #d27a2300
 _TOP = 8  # ranks found by the second scan of a row (sets are mostly small; a longer set sorts the row)
 
 
+@njit(cache=True, nogil=True)
+def _top_ranks(row, top_value, top_index) -> int:
+    "The first `_TOP` ranks of a row into the buffers, insertion-sorted (an equal p ranks after); returns how many."
+    size = 0
+    for j in range(row.shape[0]):
+        v = row[j]
+        if size == _TOP and not v > top_value[_TOP - 1]:
+            continue  # below the buffer's last rank
+        if size < _TOP:
+            slot = size
+            size += 1
+        else:
+            slot = _TOP - 1
+        while slot > 0 and v > top_value[slot - 1]:
+            top_value[slot] = top_value[slot - 1]
+            top_index[slot] = top_index[slot - 1]
+            slot -= 1
+        top_value[slot] = v
+        top_index[slot] = j
+    return size
+
+# %% ../nbs/07b_prediction_sets.ipynb #e4bbd9a6
 @njit(cache=True, nogil=True)
 def _aps_sets(p, u, threshold, lam, k_reg):
     """`aps_scores(p, u, lam, k_reg) <= threshold` without scoring every class: the classes in rank order until
@@ -155,22 +177,8 @@ def _aps_sets(p, u, threshold, lam, k_reg):
             penalty = lam * max(0, r + 1 - k_reg) if lam != 0 else 0.0
             if not (before + penalty if lam != 0 else before) <= threshold:
                 break  # every later score is at least this
-            if size == 0:  # the first ranks in one pass: an insertion-sorted buffer, an equal p ranks after
-                for j in range(k):
-                    v = row[j]
-                    if size == _TOP and not v > top_value[_TOP - 1]:
-                        continue
-                    if size < _TOP:
-                        slot = size
-                        size += 1
-                    else:
-                        slot = _TOP - 1
-                    while slot > 0 and v > top_value[slot - 1]:
-                        top_value[slot] = top_value[slot - 1]
-                        top_index[slot] = top_index[slot - 1]
-                        slot -= 1
-                    top_value[slot] = v
-                    top_index[slot] = j
+            if size == 0:  # the first ranks, in one pass over the row
+                size = _top_ranks(row, top_value, top_index)
             if r == size:
                 order = np.argsort(-row, kind="mergesort")
             best = order[r]
@@ -380,51 +388,62 @@ class PredictionSets:
         "Share of empty sets."
         return float((self.sizes == 0).mean())
 
-    def coverage(self,
-                 y,  # true classes of the test points (column indices)
-                ) -> float:
-        "Empirical coverage: the share of test points whose true class (column index) is in its set."
-        y = _class_labels(y, "y", self.sets.shape[0], self.sets.shape[1])
-        return float(self.sets[np.arange(y.size), y].mean())
-
-    def class_coverage(self,
-                       y,  # true classes of the test points (column indices)
-                      ) -> pd.DataFrame:  # one row per class: test points, coverage (NaN without points), mean size
-        "Coverage and mean set size within each true class (Mondrian calibration makes every coverage >= 1 - alpha)."
-        return _class_coverage(self, y)
-
-    def to_dict(self) -> dict:
-        """Every field (the sets in full; the Mondrian fields None without Mondrian) and the summary `n_test`,
-        `mean_size`, `empty_share`, `size_counts`, JSON-safe: the package's rule, `result_dict`."""
-        counts = np.bincount(self.sizes, minlength=self.sets.shape[1] + 1)
-        return result_dict(self, n_test=self.sets.shape[0], mean_size=self.mean_size, empty_share=self.empty_share,
-                           size_counts=counts)
-
-    @classmethod
-    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
-                 ) -> PredictionSets: # equal to the result saved
-        """The result back from `to_dict()`: the package's one rule, `result_from_dict`. A dict saved before the options
-        were gathered (`lam`, `k_reg` as fields of their own) loads too."""
-        from ciauto._checks import result_from_dict
-        if isinstance(d, dict) and "options" not in d:
-            return result_from_dict(cls, d, options={k: d[k] for k in SCORE_OPTIONS if d.get(k) is not None})
-        return result_from_dict(cls, d)
-
-    def to_frame(self) -> pd.DataFrame:
-        "One row per test point: a bool column per class and the set size."
-        frame = pd.DataFrame(self.sets, columns=[f"class_{j}" for j in range(self.sets.shape[1])])
-        frame["size"] = self.sizes
-        return frame
-
-    def plot(self,
-             ax=None,  # matplotlib Axes to draw on (a new figure when None)
-             y=None,  # true classes of the test points, to split the bars into covered / missed
-            ):
-        "Bar chart of the set sizes; with `y` (true classes) the bars split into covered and missed points."
-        return _plot_set_sizes(self, ax, y)
-
     def __repr__(self):
         return _sets_repr(self)
+
+# %% ../nbs/07b_prediction_sets.ipynb #1ab96efa
+@patch_to(PredictionSets)
+def coverage(self,
+             y,  # true classes of the test points (column indices)
+            ) -> float:
+    "Empirical coverage: the share of test points whose true class (column index) is in its set."
+    y = _class_labels(y, "y", self.sets.shape[0], self.sets.shape[1])
+    return float(self.sets[np.arange(y.size), y].mean())
+
+# %% ../nbs/07b_prediction_sets.ipynb #c6bb46e3
+@patch_to(PredictionSets)
+def class_coverage(self,
+                   y,  # true classes of the test points (column indices)
+                  ) -> pd.DataFrame:  # one row per class: test points, coverage (NaN without points), mean size
+    "Coverage and mean set size within each true class (Mondrian calibration makes every coverage >= 1 - alpha)."
+    return _class_coverage(self, y)
+
+# %% ../nbs/07b_prediction_sets.ipynb #0f5de2d5
+@patch_to(PredictionSets)
+def to_dict(self) -> dict:
+    """Every field (the sets in full; the Mondrian fields None without Mondrian) and the summary `n_test`,
+    `mean_size`, `empty_share`, `size_counts`, JSON-safe: the package's rule, `result_dict`."""
+    counts = np.bincount(self.sizes, minlength=self.sets.shape[1] + 1)
+    return result_dict(self, n_test=self.sets.shape[0], mean_size=self.mean_size, empty_share=self.empty_share,
+                       size_counts=counts)
+
+# %% ../nbs/07b_prediction_sets.ipynb #e59da31a
+@patch_to(PredictionSets, cls_method=True)
+def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+             ) -> PredictionSets: # equal to the result saved
+    """The result back from `to_dict()`: the package's one rule, `result_from_dict`. A dict saved before the options
+    were gathered (`lam`, `k_reg` as fields of their own) loads too."""
+    from ciauto._checks import result_from_dict
+    if isinstance(d, dict) and "options" not in d:
+        return result_from_dict(cls, d, options={k: d[k] for k in SCORE_OPTIONS if d.get(k) is not None})
+    return result_from_dict(cls, d)
+
+# %% ../nbs/07b_prediction_sets.ipynb #dd1076e3
+@patch_to(PredictionSets)
+def to_frame(self) -> pd.DataFrame:
+    "One row per test point: a bool column per class and the set size."
+    frame = pd.DataFrame(self.sets, columns=[f"class_{j}" for j in range(self.sets.shape[1])])
+    frame["size"] = self.sizes
+    return frame
+
+# %% ../nbs/07b_prediction_sets.ipynb #1586836b
+@patch_to(PredictionSets)
+def plot(self,
+         ax=None,  # matplotlib Axes to draw on (a new figure when None)
+         y=None,  # true classes of the test points, to split the bars into covered / missed
+        ):
+    "Bar chart of the set sizes; with `y` (true classes) the bars split into covered and missed points."
+    return _plot_set_sizes(self, ax, y)
 
 # %% ../nbs/07b_prediction_sets.ipynb #eaee5214
 def _class_coverage(result: PredictionSets, y) -> pd.DataFrame:
@@ -494,21 +513,8 @@ def conformal_sets(calibration_scores,  # n x K per-class scores of the calibrat
     test = _score_matrix(test_scores, "test_scores", cal.shape[1])
     y = _class_labels(calibration_labels, "calibration_labels", cal.shape[0], cal.shape[1])
     one_pass = _ONE_PASS.get(score.score) if scores == "probability" and score.sets is _at_most else None
-    if scores == "nonconformity":  # only for a score that allows it (LAC): the matrices are the nonconformity
-        r_cal, r_test = cal, test
-    else:
-        if score.probabilities:
-            for matrix, name in ((cal, "calibration_scores"), (test, "test_scores")):
-                if matrix.min() < 0 or matrix.max() > 1:
-                    raise ValueError(f"{name} must be probabilities in [0, 1] for method={score.name!r}")
-        u_cal = u_test = None
-        if score.randomizable and rule != "exact":
-            rng = as_generator(random_state)
-            u_cal = rng.random(cal.shape[0])
-            u_test = rng.random(test.shape[0]) if rule == "randomized" else np.zeros(test.shape[0])
-        if one_pass is None:  # a registered score's output is checked before it is used
-            r_cal = _nonconformity(score, score.score(cal, u_cal, **options), cal.shape, "calibration")
-            r_test = _nonconformity(score, score.score(test, u_test, **options), test.shape, "test")
+    r_cal, r_test, u_cal, u_test = _nonconformity_matrices(score, cal, test, scores, rule, options, one_pass,
+                                                           random_state)
     # a built-in score computes only the true class's score, and the sets in one pass (the same numbers)
     r_true = r_cal[np.arange(y.size), y] if one_pass is None else one_pass[0](cal, y, u_cal, **options)
     fields = dict(method=score.name, alpha=alpha, n_calibration=y.size, randomized=rule == "randomized",
@@ -524,6 +530,27 @@ def conformal_sets(calibration_scores,  # n x K per-class scores of the calibrat
         warnings.warn(_too_few_message(alpha, y.size), stacklevel=2)
     sets = score.sets(r_test, threshold) if one_pass is None else one_pass[1](test, u_test, threshold, **options)
     return PredictionSets(sets=sets, threshold=threshold, rank=rank, **fields)
+
+# %% ../nbs/07b_prediction_sets.ipynb #8f93a89f
+def _nonconformity_matrices(score, cal, test, scores: str, rule, options: dict, one_pass, random_state):
+    """(r_cal, r_test, u_cal, u_test): the nonconformity of the calibration and test points (None when a built-in
+    score's one-pass kernels compute what they need) and the uniforms of a randomizable score (None without)."""
+    if scores == "nonconformity":  # only for a score that allows it (LAC): the matrices are the nonconformity
+        return cal, test, None, None
+    if score.probabilities:
+        for matrix, name in ((cal, "calibration_scores"), (test, "test_scores")):
+            if matrix.min() < 0 or matrix.max() > 1:
+                raise ValueError(f"{name} must be probabilities in [0, 1] for method={score.name!r}")
+    u_cal = u_test = None
+    if score.randomizable and rule != "exact":
+        rng = as_generator(random_state)
+        u_cal = rng.random(cal.shape[0])
+        u_test = rng.random(test.shape[0]) if rule == "randomized" else np.zeros(test.shape[0])
+    if one_pass is not None:
+        return None, None, u_cal, u_test
+    # a registered score's output is checked before it is used
+    return (_nonconformity(score, score.score(cal, u_cal, **options), cal.shape, "calibration"),
+            _nonconformity(score, score.score(test, u_test, **options), test.shape, "test"), u_cal, u_test)
 
 # %% ../nbs/07b_prediction_sets.ipynb #4b0fe603
 APS_RULES = ("include_last", "exact", "randomized")
