@@ -331,6 +331,13 @@ def report(results: Path = RESULTS) -> str:
         cov = pd.concat([pd.read_csv(f) for f in sorted(coverage.glob("datasets_*.csv.gz"))], ignore_index=True)
         out.append("### Without selection: coverage of what each method estimates\n")
         out.append(coverage_table(cov).to_markdown(index=False, floatfmt=".3f") + "\n")
+    vignette = sorted(coverage.glob("vignette_*.csv.gz")) if coverage.exists() else []
+    if vignette:
+        runs = pd.concat([pd.read_csv(f) for f in vignette], ignore_index=True)
+        out.append("### The nestedcv vignette's setting (n = 90, p = 1000, lasso at lambda.1se; K = 5, 90 %)\n")
+        columns = ["index", "lambda", "nonzero", "bayes_error", "true_err", "naive_low", "naive_high", "ncv_low",
+                   "ncv_high", "inflation", "width_ratio"]
+        out.append(runs[columns].to_markdown(index=False, floatfmt=".3f") + "\n")
     real = results / "real_yardsticks_81c"
     if real.exists() and any(real.glob("*.csv.gz")):
         runs = load_real_records(real)
