@@ -337,7 +337,7 @@ def report(results: Path = RESULTS) -> str:
         out.append("### The nestedcv vignette's setting (n = 90, p = 1000, lasso at lambda.1se; K = 5, 90 %)\n")
         columns = ["index", "lambda", "nonzero", "bayes_error", "true_err", "naive_low", "naive_high", "ncv_low",
                    "ncv_high", "inflation", "width_ratio"]
-        out.append(runs[columns].to_markdown(index=False, floatfmt=".3f") + "\n")
+        out.append(runs[columns].to_markdown(index=False, floatfmt=("g", ".3f", "g") + (".3f",) * 8) + "\n")
     real = results / "real_yardsticks_81c"
     if real.exists() and any(real.glob("*.csv.gz")):
         runs = load_real_records(real)
@@ -348,9 +348,10 @@ def report(results: Path = RESULTS) -> str:
         out.append(f"The ten methods' bounds equal the committed bench/results/real_reference_81c on "
                    f"{100 * same:.1f} % of {len(both)} shared records.\n")
         table = _method_table(runs, list(PAPER_METHODS) + list(YARDSTICK_METHODS))
-        for value in ("inclusion %", "mean truth − bound", "mean miss"):
+        for value in ("runs", "inclusion %", "mean truth − bound", "mean miss"):
             wide = table.pivot(index="setting", columns="method", values=value)
-            out.append(f"**{value}**\n\n" + wide.to_markdown(floatfmt=".3g") + "\n")
+            title = "runs with a bound (splits)" if value == "runs" else value
+            out.append(f"**{title}**\n\n" + wide.to_markdown(floatfmt=".3g") + "\n")
     return "\n".join(out)
 
 
