@@ -16,11 +16,13 @@ Run from the repository root:  python bench/yardsticks.py --quick   (smoke test:
 import argparse
 import os
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy import stats
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
 from ciauto.intervals import corrected_t_bound, ncv_interval
@@ -200,6 +202,97 @@ def real_data(n_splits: int = 50, data_home: str = "../shared/data", n_configura
                       flush=True)
 
 
+class GlmnetLogistic(ClassifierMixin, BaseEstimator):
+    """glmnet's lasso logistic regression at a fixed λ (`family = "binomial"`, `standardize = TRUE`) in scikit-learn:
+    glmnet minimises −loglik/n + λ‖β‖₁ on standardised columns, liblinear C·Σ loss + ‖w‖₁, so C = 1/(nλ) with n the
+    rows of *this* fit (the vignette keeps λ fixed while the training size changes between inner and outer fits).
+    The intercept is left (nearly) unpenalised by liblinear's intercept_scaling, as in glmnet."""
+
+    def __init__(self, lam: float = 0.1):
+        self.lam = lam
+
+    def fit(self, X, y):
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.preprocessing import StandardScaler
+        self.scaler_ = StandardScaler().fit(X)  # glmnet standardises with the 1/n variance, as StandardScaler
+        self.model_ = LogisticRegression(penalty="l1", C=1 / (len(y) * self.lam), solver="liblinear",
+                                         intercept_scaling=100.0, tol=1e-6, max_iter=1000)
+        with warnings.catch_warnings():  # scikit-learn 1.8 deprecates penalty= (1.4, the oldest allowed, needs it)
+            warnings.simplefilter("ignore", FutureWarning)
+            warnings.filterwarnings("ignore", message="Inconsistent values: penalty=l1")
+            self.model_.fit(self.scaler_.transform(X), y)
+        self.classes_ = self.model_.classes_
+        return self
+
+    def predict_proba(self, X):
+        return self.model_.predict_proba(self.scaler_.transform(X))
+
+
+def glmnet_lambda_1se(X, y, rng, n_folds: int = 10, n_lambdas: int = 100):
+    """cv.glmnet's lambda.1se, re-implemented: glmnet's path (λ_max = max_j |x̃_jᵀ(y − ȳ)|/n on standardised columns,
+    100 values log-spaced down to 0.01 λ_max since n < p), 10 random folds, the binomial deviance per fold, cvm the
+    fold-size weighted mean, cvsd its weighted standard error; the largest λ with cvm ≤ min cvm + cvsd at the min."""
+    n = len(y)
+    Xs = (X - X.mean(0)) / X.std(0)
+    lam_max = np.abs(Xs.T @ (y - y.mean())).max() / n
+    lambdas = lam_max * np.logspace(0, -2, n_lambdas)
+    folds = rng.permutation(np.arange(n) % n_folds)
+    dev = np.empty((n_folds, n_lambdas))
+    for f in range(n_folds):
+        train, test = folds != f, folds == f
+        for j, lam in enumerate(lambdas):
+            p = GlmnetLogistic(lam).fit(X[train], y[train]).predict_proba(X[test])[:, 1].clip(1e-5, 1 - 1e-5)
+            dev[f, j] = -2 * np.mean(y[test] * np.log(p) + (1 - y[test]) * np.log(1 - p))
+    w = np.bincount(folds, minlength=n_folds)
+    cvm = w @ dev / w.sum()
+    cvsd = np.sqrt((w @ (dev - cvm) ** 2) / w.sum() / (n_folds - 1))
+    best = int(np.argmin(cvm))
+    return lambdas[np.flatnonzero(cvm <= cvm[best] + cvsd[best]).min()], lambdas
+
+
+def vignette_run(index: int, n_repeats: int = 100, n: int = 90, p: int = 1000, k: int = 4, n_holdout: int = 5000,
+                 seed: int = 90) -> dict:
+    """One data set of the `nestedcv` vignette "High-dimensional logistic regression" (Bates, Hastie & Tibshirani):
+    X ~ N(0, 1)^{n × p}, β = (1, 1, 1, 1, 0, …), Y ~ Bernoulli(logistic(Xβ)); λ = cv.glmnet's lambda.1se on the data,
+    fixed; the lasso at λ, classified by Xβ̂ + a > 0, misclassification loss; nested CV (K = 5, R = n_repeats,
+    two-sided 90 %) and the naive 5-fold CV interval; the true error of the fit on all n rows from a 5000-row
+    holdout. numpy draws, not R's: the same distribution, not the vignette's data set."""
+    rng = np.random.default_rng([seed, index])
+    beta = np.r_[np.ones(k), np.zeros(p - k)]
+    X = rng.normal(size=(n, p))
+    y = (rng.uniform(size=n) < 1 / (1 + np.exp(-X @ beta))).astype(int)
+    X_hold = rng.normal(size=(n_holdout, p))
+    y_hold = (rng.uniform(size=n_holdout) < 1 / (1 + np.exp(-X_hold @ beta))).astype(int)
+    lam, _ = glmnet_lambda_1se(X, y, rng)
+    fit = GlmnetLogistic(lam).fit(X, y)
+    true_err = misclassification(y_hold, fit.predict_proba(X_hold)[:, 1]).mean()
+    ncv = ncv_interval(GlmnetLogistic(lam), X, y, loss=misclassification, n_folds=5, n_repeats=n_repeats,
+                       confidence_level=0.90, random_state=np.random.SeedSequence([seed, index]), progress=False)
+    folds = rng.permutation(np.arange(n) % 5)  # naive_cv: fold_id <- sample((1:n) %% n_folds + 1)
+    errors = np.concatenate([misclassification(y[folds == f], GlmnetLogistic(lam).fit(X[folds != f], y[folds != f])
+                                               .predict_proba(X[folds == f])[:, 1]) for f in range(5)])
+    half = stats.norm.ppf(0.95) * errors.std(ddof=1) / np.sqrt(n)
+    return {"index": index, "lambda": lam, "nonzero": int((fit.model_.coef_ != 0).sum()),
+            "bayes_error": np.mean((X_hold[:, :k].sum(1) > 0) != y_hold), "true_err": true_err,
+            "ncv_low": ncv.ci_low, "ncv_high": ncv.ci_high, "ncv_est": ncv.estimate, "inflation": ncv.inflation,
+            "naive_low": errors.mean() - half, "naive_high": errors.mean() + half, "naive_est": errors.mean(),
+            "width_ratio": (ncv.ci_high - ncv.ci_low) / (2 * half)}
+
+
+def vignette_study(n_datasets: int = 5, n_repeats: int = 100, folder: Path | None = None):
+    "`vignette_run` on data sets 0..n_datasets−1, one file per data set (resumable)."
+    folder = Path(folder or RESULTS / "yardsticks_coverage")
+    folder.mkdir(parents=True, exist_ok=True)
+    for i in range(n_datasets):
+        target = folder / f"vignette_R{n_repeats}_{i:03d}.csv.gz"
+        if target.exists():
+            continue
+        with Stopwatch() as watch:
+            row = vignette_run(i, n_repeats=n_repeats)
+        pd.DataFrame([row]).to_csv(target, index=False, float_format="%.10g")
+        print(f"{target.name}: {watch.wall:.0f} s ({time.strftime('%H:%M:%S')})", flush=True)
+
+
 def _method_table(runs: pd.DataFrame, order) -> pd.DataFrame:
     """Per setting × method: inclusion % (how often the truth of the method's configuration is ≥ its bound), mean
     bound − truth (tightness: positive = the bound lies above the truth), and, over the runs it missed, the mean miss."""
@@ -234,10 +327,17 @@ def report(results: Path = RESULTS) -> str:
             out.append(f"### Simulation grid ({len(yard) // 2} runs × CT, TT; the ten from sim_default_200): {value}\n")
             out.append(wide.to_markdown(floatfmt=".3g" if "mean" in value else ".1f") + "\n")
     coverage = results / "yardsticks_coverage"
-    if coverage.exists() and any(coverage.glob("*.csv.gz")):
-        cov = pd.concat([pd.read_csv(f) for f in sorted(coverage.glob("*.csv.gz"))], ignore_index=True)
+    if coverage.exists() and any(coverage.glob("datasets_*.csv.gz")):
+        cov = pd.concat([pd.read_csv(f) for f in sorted(coverage.glob("datasets_*.csv.gz"))], ignore_index=True)
         out.append("### Without selection: coverage of what each method estimates\n")
         out.append(coverage_table(cov).to_markdown(index=False, floatfmt=".3f") + "\n")
+    vignette = sorted(coverage.glob("vignette_*.csv.gz")) if coverage.exists() else []
+    if vignette:
+        runs = pd.concat([pd.read_csv(f) for f in vignette], ignore_index=True)
+        out.append("### The nestedcv vignette's setting (n = 90, p = 1000, lasso at lambda.1se; K = 5, 90 %)\n")
+        columns = ["index", "lambda", "nonzero", "bayes_error", "true_err", "naive_low", "naive_high", "ncv_low",
+                   "ncv_high", "inflation", "width_ratio"]
+        out.append(runs[columns].to_markdown(index=False, floatfmt=("g", ".3f", "g") + (".3f",) * 8) + "\n")
     real = results / "real_yardsticks_81c"
     if real.exists() and any(real.glob("*.csv.gz")):
         runs = load_real_records(real)
@@ -248,9 +348,10 @@ def report(results: Path = RESULTS) -> str:
         out.append(f"The ten methods' bounds equal the committed bench/results/real_reference_81c on "
                    f"{100 * same:.1f} % of {len(both)} shared records.\n")
         table = _method_table(runs, list(PAPER_METHODS) + list(YARDSTICK_METHODS))
-        for value in ("inclusion %", "mean truth − bound", "mean miss"):
+        for value in ("runs", "inclusion %", "mean truth − bound", "mean miss"):
             wide = table.pivot(index="setting", columns="method", values=value)
-            out.append(f"**{value}**\n\n" + wide.to_markdown(floatfmt=".3g") + "\n")
+            title = "runs with a bound (splits)" if value == "runs" else value
+            out.append(f"**{title}**\n\n" + wide.to_markdown(floatfmt=".3g") + "\n")
     return "\n".join(out)
 
 
@@ -271,7 +372,9 @@ if __name__ == "__main__":
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--sim", type=int, default=0, help="runs per setting of CT and TT on the simulation grid")
     parser.add_argument("--coverage", type=int, default=0, help="data sets of the coverage study without selection")
-    parser.add_argument("--repeats", type=int, default=20, help="NCV repetitions R in the coverage study")
+    parser.add_argument("--repeats", type=int, default=None,
+                        help="NCV repetitions R (default: 20 in the coverage study, 100 in the vignette's, as theirs)")
+    parser.add_argument("--vignette", type=int, default=0, help="data sets of the nestedcv vignette's setting")
     parser.add_argument("--real-data", type=int, default=0, help="splits per dataset of the real-data re-run")
     parser.add_argument("--backend", default="loky", choices=["loky", "dask"])
     parser.add_argument("--data-home", default=os.environ.get("CIAUTO_DATA", "../shared/data"))
@@ -282,7 +385,9 @@ if __name__ == "__main__":
     if args.sim:
         simulation_grid(args.sim)
     if args.coverage:
-        coverage_study(args.coverage, n_repeats=args.repeats)
+        coverage_study(args.coverage, n_repeats=args.repeats or 20)
+    if args.vignette:
+        vignette_study(args.vignette, n_repeats=args.repeats or 100)
     if args.real_data:
         real_data(args.real_data, args.data_home, backend=args.backend)
     if args.report:
