@@ -186,6 +186,8 @@ def documented(mods):
 def _kind(obj):
     if isinstance(obj, type):
         return "autoclass"
+    if dataclasses.is_dataclass(obj):  # a callable instance such as a registered `Metric` is a constant, not a function
+        return "autodata"
     if callable(obj):
         return "autofunction"
     return "autodata"
@@ -207,7 +209,7 @@ def write_api(mods, targets, nb_of):
             obj = getattr(m, name)
             target = targets[mod, name]
             lines += [f".. {_kind(obj)}:: {mod}.{name}"] + (["   :no-value:"] if _kind(obj) == "autodata" else [])
-            if dataclasses.is_dataclass(obj):  # its fields are in its table, not repeated as attributes
+            if isinstance(obj, type) and dataclasses.is_dataclass(obj):  # its fields are in its table, not repeated
                 lines += ["   :exclude-members: " + ", ".join(f.name for f in dataclasses.fields(obj))]
             if target != f"{mod}.{name}":  # a re-export: documented in full, indexed where it is defined
                 lines += ["   :no-index:", "", f"   Re-exported from :mod:`{target.rsplit('.', 1)[0]}` "
