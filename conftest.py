@@ -8,7 +8,12 @@ sets `CIAUTO_SLOW=1` in the notebook's environment (tutorials gate their slow ce
 The notebooks' processes start as soon as collection ends, two at a time on a machine with two cores or more
 (`CIAUTO_NB_WORKERS` sets another number; 1 runs them one after another), and pytest reports them in order as each
 finishes: the suite's wall time is about halved on the CI machine, and the tests under tests/, which read the notebooks'
-executed copies, still start after the last notebook has finished.
+executed copies, still start after the last notebook has finished. A test under tests/ whose work is one process that
+reads no notebook's output (the benchmarks' quick modes) declares it with `@pytest.mark.background(cmd, env)` and
+reads its result from the `background` fixture: the process joins the notebooks' queue, and pytest reports such
+tests last, so they run beside the notebooks and beside the other tests instead of alone, one after another, at the
+end. The queue starts the longest jobs first (`EXPECTED_SECONDS`), so that two workers do not end with one long
+notebook running alone.
 
 `--cpu-durations` lists each test's wall and CPU seconds at the end (before pytest's closing line). On a machine shared
 with other work the wall seconds grow with the load, the CPU seconds much less (multi-threaded BLAS and OpenMP still
@@ -26,6 +31,24 @@ import pytest
 ROOT = Path(__file__).parent
 EXECUTED = "_executed"  # git-ignored: the executed copies of the notebooks, for the documentation site
 NOTEBOOK_TIMEOUT = int(os.environ.get("CIAUTO_NB_TIMEOUT", "1500"))
+# Seconds each long job took in the suite on the quiet two-core CI machine (a clean clone under .ci/run), by test id;
+# the queue starts the longest first (longest-processing-time scheduling: the last job to finish is a short one).
+# Jobs not listed count as DEFAULT_SECONDS. Only the order depends on these numbers, never a result.
+EXPECTED_SECONDS = {
+    "nbs/02_cvt.ipynb::02_cvt": 91, "nbs/tutorials/reproducing_the_study.ipynb::reproducing_the_study": 52,
+    "tests/test_bench.py::test_bench_quick[cvt]": 48, "tests/test_bench.py::test_limits_quick_reproduces_ciauto": 43,
+    "nbs/03b_compare.ipynb::03b_compare": 39, "nbs/06c_study_experiments.ipynb::06c_study_experiments": 37,
+    "nbs/09_cli.ipynb::09_cli": 35, "nbs/08c_subgroups_search.ipynb::08c_subgroups_search": 25,
+    "nbs/tutorials/conformal_anomaly_detection.ipynb::conformal_anomaly_detection": 21,
+    "tests/test_bench.py::test_bench_quick[adapters]": 19,
+    "nbs/08b_subgroups_results.ipynb::08b_subgroups_results": 19,
+}
+DEFAULT_SECONDS = 10
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "background(cmd, env=None, timeout=600): the test's one process, started with "
+                            "the notebooks' queue; the test reads its (returncode, stdout, stderr) from `background`")
 
 
 def pytest_addoption(parser):
@@ -100,28 +123,29 @@ class _NotebookRunner:
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="notebook")
         self.futures, self.procs, self.closed = {}, set(), False
 
-    def submit(self, item):
-        self.futures[item.nodeid] = self.pool.submit(self._run, item.command())
+    def submit(self, nodeid, command, timeout=NOTEBOOK_TIMEOUT):
+        self.futures[nodeid] = self.pool.submit(self._run, command, timeout)
 
-    def result(self, item):
-        future = self.futures.get(item.nodeid)
-        return future.result() if future is not None else self._run(item.command())
+    def result(self, nodeid, command, timeout=NOTEBOOK_TIMEOUT):
+        "The job's (returncode, stdout, stderr): from the queue, or run now if it was not queued."
+        future = self.futures.get(nodeid)
+        return future.result() if future is not None else self._run(command, timeout)
 
-    def _run(self, command):
+    def _run(self, command, timeout):
         cmd, env = command
         if self.closed:
-            return None, "the test session ended before this notebook ran"
+            return None, "", "the test session ended before this process ran"
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.procs.add(proc)
         try:
-            out, err = proc.communicate(timeout=NOTEBOOK_TIMEOUT)
+            out, err = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             proc.kill()
-            proc.communicate()
-            return None, f"notebook did not finish within {NOTEBOOK_TIMEOUT} s"
+            out, err = proc.communicate()
+            return None, out, f"{err}\nthe process did not finish within {timeout} s"
         finally:
             self.procs.discard(proc)
-        return proc.returncode, (out[-4000:] + "\n" + err[-8000:]).strip()
+        return proc.returncode, out, err
 
     def close(self):
         "Stop what is still queued or running (after -x, or an interrupt)."
@@ -131,12 +155,46 @@ class _NotebookRunner:
         self.pool.shutdown(wait=True, cancel_futures=True)
 
 
+def pytest_collection_modifyitems(session, config, items):
+    """Tests with a background process are reported last: pytest would otherwise wait for their queued processes
+    before the other tests under tests/, which can run in its own process meanwhile."""
+    items[:] = ([item for item in items if item.get_closest_marker("background") is None]
+                + [item for item in items if item.get_closest_marker("background") is not None])
+
+
+def _background_command(item):
+    "The (cmd, env, timeout) a test declares with `@pytest.mark.background`, or None."
+    mark = item.get_closest_marker("background")
+    if mark is None:
+        return None
+    cmd, env = mark.args[0], (mark.args[1] if len(mark.args) > 1 else None) or dict(os.environ)
+    return (cmd, env), mark.kwargs.get("timeout", 600)
+
+
 def pytest_collection_finish(session):
-    notebooks = [item for item in session.items if isinstance(item, NotebookItem)]
-    if notebooks and not session.config.option.collectonly:
-        session.config._notebook_runner = runner = _NotebookRunner(_notebook_workers(session.config))
-        for item in notebooks:
-            runner.submit(item)
+    config = session.config
+    if config.option.collectonly:
+        return
+    jobs = [(item.nodeid, item.command(), NOTEBOOK_TIMEOUT) for item in session.items
+            if isinstance(item, NotebookItem)]
+    # with --cpu-durations the jobs run one at a time in pytest's order, each inside its own test's measurement
+    if not config.getoption("--cpu-durations"):
+        jobs += [(item.nodeid, *bg) for item in session.items if (bg := _background_command(item)) is not None]
+        jobs.sort(key=lambda job: -EXPECTED_SECONDS.get(job[0], DEFAULT_SECONDS))  # stable: ties keep pytest's order
+    if not jobs:
+        return
+    config._notebook_runner = runner = _NotebookRunner(_notebook_workers(config))
+    for nodeid, command, timeout in jobs:
+        runner.submit(nodeid, command, timeout)
+
+
+@pytest.fixture
+def background(request):
+    "The (returncode, stdout, stderr) of the process the test declares with `@pytest.mark.background`."
+    declared = _background_command(request.node)
+    assert declared is not None, "the `background` fixture needs @pytest.mark.background(cmd, env) on the test"
+    runner = getattr(request.config, "_notebook_runner", None) or _NotebookRunner(1)
+    return runner.result(request.node.nodeid, *declared)
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -163,9 +221,9 @@ class NotebookItem(pytest.Item):
         runner = getattr(self.config, "_notebook_runner", None)
         if runner is None:  # collected without the session's start (e.g. run by a plugin): one at a time
             runner = self.config._notebook_runner = _NotebookRunner(1)
-        returncode, output = runner.result(self)
+        returncode, out, err = runner.result(self.nodeid, self.command())
         if returncode != 0:
-            raise NotebookFailure(output)
+            raise NotebookFailure((out[-4000:] + "\n" + err[-8000:]).strip())
 
     def repr_failure(self, excinfo):
         if isinstance(excinfo.value, NotebookFailure):

@@ -16,24 +16,29 @@ CHECKED_APART = ("nested.py", "limits.py")  # each runs once, in its own test be
 SCRIPTS = sorted(p for p in (ROOT / "bench").glob("*.py") if not p.name.startswith("_") and p.name not in CHECKED_APART)
 
 
-def run_quick(script):
-    "Run `bench/<script> --quick`; it must end well and print a ratio. Returns its standard output."
+def quick(script):
+    """`bench/<script> --quick` as a background process (conftest.py): it runs beside the notebooks, not after them."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), MPLBACKEND="Agg")
-    proc = subprocess.run([sys.executable, str(script), "--quick"], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=TIMEOUT)
-    assert proc.returncode == 0, f"{script.name} --quick failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}"
-    assert "ratio" in proc.stdout.lower() or "×" in proc.stdout, f"{script.name} printed no ratio:\n{proc.stdout[-2000:]}"
-    return proc.stdout
+    return pytest.mark.background([sys.executable, str(script), "--quick"], env, timeout=TIMEOUT)
 
 
-@pytest.mark.parametrize("script", SCRIPTS, ids=[p.stem for p in SCRIPTS])
-def test_bench_quick(script):
-    run_quick(script)
+def check_quick(script, result):
+    "The quick run `result` (returncode, stdout, stderr) must end well and print a ratio. Returns its standard output."
+    returncode, stdout, stderr = result
+    assert returncode == 0, f"{script.name} --quick failed:\n{stdout[-3000:]}\n{stderr[-5000:]}"
+    assert "ratio" in stdout.lower() or "×" in stdout, f"{script.name} printed no ratio:\n{stdout[-2000:]}"
+    return stdout
 
 
-def test_nested_quick_reports_costs_and_bias():
+@pytest.mark.parametrize("script", [pytest.param(p, id=p.stem, marks=quick(p)) for p in SCRIPTS])
+def test_bench_quick(script, background):
+    check_quick(script, background)
+
+
+@quick(ROOT / "bench" / "nested.py")
+def test_nested_quick_reports_costs_and_bias(background):
     "bench/nested.py --quick: CVT + BBC against nested CV on two datasets, with the bias table and the cost ratios."
-    stdout = run_quick(ROOT / "bench" / "nested.py")
+    stdout = check_quick(ROOT / "bench" / "nested.py", background)
     for text in ("credit-g:", "breast-w:", "| CVT + BBC ", "| nested CV ", "spread (s.d. of error)",
                  "ratio nested CV / (CVT + BBC): fits 3.00×"):  # 3 outer folds × (3 × 3 + 1) vs 3 × 3 + 1 fits
         assert text in stdout, f"{text!r} missing from:\n{stdout[-3000:]}"
@@ -67,9 +72,10 @@ def test_bench_is_a_client_of_the_package():
                     assert public, f"{path.name} imports {alias.name}, not in {node.module}.__all__"
 
 
-def test_limits_quick_reproduces_ciauto():
+@quick(ROOT / "bench" / "limits.py")
+def test_limits_quick_reproduces_ciauto(background):
     "bench/limits.py --quick: every reference kernel reproduces ciauto's numbers before it is timed against it."
-    stdout = run_quick(ROOT / "bench" / "limits.py")
+    stdout = check_quick(ROOT / "bench" / "limits.py", background)
     for text in ("| roc_auc | 300 | 4 |", "| pr_auc |", "| average_precision |", "| balanced_accuracy |", "| r2 |",
                  "identical sets", "same float", "peak extra memory"):
         assert text in stdout, f"{text!r} missing from:\n{stdout[-3000:]}"
