@@ -40,10 +40,27 @@ EXPECTED_SECONDS = {
     "nbs/03b_compare.ipynb::03b_compare": 39, "nbs/06c_study_experiments.ipynb::06c_study_experiments": 37,
     "nbs/09_cli.ipynb::09_cli": 35, "nbs/08c_subgroups_search.ipynb::08c_subgroups_search": 25,
     "nbs/tutorials/conformal_anomaly_detection.ipynb::conformal_anomaly_detection": 21,
+    "tests/test_docs.py::test_nbdev_proc_nbs_succeeds_on_every_notebook": 37,
     "tests/test_bench.py::test_bench_quick[adapters]": 19,
     "nbs/08b_subgroups_results.ipynb::08b_subgroups_results": 19,
 }
 DEFAULT_SECONDS = 10
+# Run first when the queue holds several jobs: it compiles, into numba's cache (one per checkout, or NUMBA_CACHE_DIR,
+# which .ci/run sets), the package's kernels that the studies' methods use. From a clean clone, jobs that start
+# together would otherwise each compile them (bbc's alone take about 30 CPU seconds), e.g. the two loky workers of a
+# tutorial's study; after it, every job loads them from the cache. Its result is not checked: were it to fail, the jobs
+# would only compile the kernels themselves, and their own tests report what is broken.
+NUMBA_WARM_UP = """
+import warnings
+import numpy as np
+from ciauto.cvt import bbcd_worse_fraction
+from ciauto.study import run_simulation_study
+warnings.simplefilter("ignore")
+run_simulation_study(dict(beta_a=24, beta_b=6, n_samples=500, n_configurations=20), n_runs=1, random_state=0,
+                     progress=False, n_jobs=1)
+rng = np.random.default_rng(0)
+bbcd_worse_fraction(rng.random((100, 5)), rng.integers(0, 2, 100), n_bootstraps=10, random_state=0)
+"""
 
 
 def pytest_configure(config):
@@ -147,6 +164,11 @@ class _NotebookRunner:
             self.procs.discard(proc)
         return proc.returncode, out, err
 
+    def wait(self):
+        "Wait until every queued process has ended (the warm-up too, which no test waits for)."
+        from concurrent.futures import wait
+        wait(list(self.futures.values()))
+
     def close(self):
         "Stop what is still queued or running (after -x, or an interrupt)."
         self.closed = True
@@ -155,11 +177,25 @@ class _NotebookRunner:
         self.pool.shutdown(wait=True, cancel_futures=True)
 
 
+REWRITES_SOURCES = "tests/test_sync.py"  # nbdev_export rewrites ciauto/*.py: nothing else may run meanwhile
+
+
 def pytest_collection_modifyitems(session, config, items):
-    """Tests with a background process are reported last: pytest would otherwise wait for their queued processes
-    before the other tests under tests/, which can run in its own process meanwhile."""
-    items[:] = ([item for item in items if item.get_closest_marker("background") is None]
-                + [item for item in items if item.get_closest_marker("background") is not None])
+    """Tests with a background process are reported after the others: pytest would otherwise wait for their queued
+    processes before the other tests under tests/, which can run in its own process meanwhile. The tests that rewrite
+    the package's files come last of all, once every queued process has ended (each test waits for its own)."""
+    def rank(item):
+        if item.nodeid.startswith(REWRITES_SOURCES):
+            return 2
+        return 1 if item.get_closest_marker("background") is not None else 0
+    items.sort(key=rank)  # stable: pytest's order within each group
+
+
+def pytest_runtest_setup(item):
+    if item.nodeid.startswith(REWRITES_SOURCES):
+        runner = getattr(item.config, "_notebook_runner", None)
+        if runner is not None:
+            runner.wait()
 
 
 def _background_command(item):
@@ -183,7 +219,11 @@ def pytest_collection_finish(session):
         jobs.sort(key=lambda job: -EXPECTED_SECONDS.get(job[0], DEFAULT_SECONDS))  # stable: ties keep pytest's order
     if not jobs:
         return
-    config._notebook_runner = runner = _NotebookRunner(_notebook_workers(config))
+    workers = _notebook_workers(config)
+    if len(jobs) > workers > 1:  # not with --cpu-durations, which has one worker: each test's CPU includes its compiles
+        env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        jobs.insert(0, ("numba warm-up", ([sys.executable, "-c", NUMBA_WARM_UP], env), NOTEBOOK_TIMEOUT))
+    config._notebook_runner = runner = _NotebookRunner(workers)
     for nodeid, command, timeout in jobs:
         runner.submit(nodeid, command, timeout)
 
