@@ -10,10 +10,10 @@ The notebooks' processes start as soon as collection ends, two at a time on a ma
 finishes: the suite's wall time is about halved on the CI machine, and the tests under tests/, which read the notebooks'
 executed copies, still start after the last notebook has finished. A test under tests/ whose work is one process that
 reads no notebook's output (the benchmarks' quick modes) declares it with `@pytest.mark.background(cmd, env)` and
-reads its result from the `background` fixture: the process joins the notebooks' queue, and pytest reports such
-tests last, so they run beside the notebooks and beside the other tests instead of alone, one after another, at the
-end. The queue starts the longest jobs first (`EXPECTED_SECONDS`), so that two workers do not end with one long
-notebook running alone.
+reads its result from the `background` fixture: the process joins the queue after the notebooks, and pytest reports
+such tests after the others, so they run on the queue's workers while pytest runs the other tests under tests/ (the
+site build), instead of one after another at the end. The queue starts the longest notebooks first
+(`EXPECTED_SECONDS`), so that the two workers do not end with one long notebook running alone.
 
 `--cpu-durations` lists each test's wall and CPU seconds at the end (before pytest's closing line). On a machine shared
 with other work the wall seconds grow with the load, the CPU seconds much less (multi-threaded BLAS and OpenMP still
@@ -31,20 +31,33 @@ import pytest
 ROOT = Path(__file__).parent
 EXECUTED = "_executed"  # git-ignored: the executed copies of the notebooks, for the documentation site
 NOTEBOOK_TIMEOUT = int(os.environ.get("CIAUTO_NB_TIMEOUT", "1500"))
-# Seconds each long job took in the suite on the quiet two-core CI machine (a clean clone under .ci/run), by test id;
-# the queue starts the longest first (longest-processing-time scheduling: the last job to finish is a short one).
-# Jobs not listed count as DEFAULT_SECONDS. Only the order depends on these numbers, never a result.
+# Seconds each queued job took in the suite on the quiet two-core CI machine (a clean clone of 3afae35 under .ci/run,
+# pytest's --durations; a notebook's figure is how long pytest waited for it, two running at a time), by test id, those
+# of 5 s or more. The queue starts the longest first (longest-processing-time scheduling: the last job to finish is a
+# short one); jobs not listed count as DEFAULT_SECONDS. Only the order depends on these numbers, never a result.
 EXPECTED_SECONDS = {
-    "nbs/02_cvt.ipynb::02_cvt": 91, "nbs/tutorials/reproducing_the_study.ipynb::reproducing_the_study": 52,
-    "tests/test_bench.py::test_bench_quick[cvt]": 48, "tests/test_bench.py::test_limits_quick_reproduces_ciauto": 43,
-    "nbs/03b_compare.ipynb::03b_compare": 39, "nbs/06c_study_experiments.ipynb::06c_study_experiments": 37,
-    "nbs/09_cli.ipynb::09_cli": 35, "nbs/08c_subgroups_search.ipynb::08c_subgroups_search": 25,
+    "nbs/02_cvt.ipynb::02_cvt": 79, "nbs/tutorials/reproducing_the_study.ipynb::reproducing_the_study": 63,
+    "tests/test_bench.py::test_bench_quick[cvt]": 50, "nbs/06c_study_experiments.ipynb::06c_study_experiments": 44,
+    "nbs/03b_compare.ipynb::03b_compare": 39, "tests/test_docs.py::test_nbdev_proc_nbs_succeeds_on_every_notebook": 37,
+    "tests/test_bench.py::test_limits_quick_reproduces_ciauto": 37, "nbs/09_cli.ipynb::09_cli": 30,
+    "nbs/08c_subgroups_search.ipynb::08c_subgroups_search": 25,
+    "nbs/08b_subgroups_results.ipynb::08b_subgroups_results": 24,
+    "nbs/tutorials/your_own_search.ipynb::your_own_search": 22,
+    "nbs/tutorials/honest_comparisons.ipynb::honest_comparisons": 22,
     "nbs/tutorials/conformal_anomaly_detection.ipynb::conformal_anomaly_detection": 21,
-    "tests/test_docs.py::test_nbdev_proc_nbs_succeeds_on_every_notebook": 37,
     "tests/test_bench.py::test_bench_quick[adapters]": 19,
-    "nbs/08b_subgroups_results.ipynb::08b_subgroups_results": 19,
+    "nbs/course/06_prediction_sets.ipynb::06_prediction_sets": 16, "tests/test_bench.py::test_bench_quick[cli]": 16,
+    "nbs/course/02_nested_vs_bbc.ipynb::02_nested_vs_bbc": 15, "nbs/08e_subgroups_gaps.ipynb::08e_subgroups_gaps": 13,
+    "nbs/course/00_checks.ipynb::00_checks": 12, "nbs/07b_prediction_sets.ipynb::07b_prediction_sets": 11,
+    "tests/test_bench.py::test_bench_quick[metrics]": 11, "nbs/00a_metrics.ipynb::00a_metrics": 10,
+    "nbs/course/04_selected_interval.ipynb::04_selected_interval": 9, "tests/test_bench.py::test_bench_quick[bbc]": 9,
+    "nbs/03_bbc.ipynb::03_bbc": 9, "tests/test_bench.py::test_bench_quick[subgroups]": 8,
+    "tests/test_bench.py::test_nested_quick_reports_costs_and_bias": 7,
+    "nbs/00_checks.ipynb::00_checks": 7, "nbs/06b_study_methods.ipynb::06b_study_methods": 6,
+    "tests/test_bench.py::test_bench_quick[yardsticks]": 6, "tests/test_bench.py::test_bench_quick[intervals]": 6,
+    "tests/test_bench.py::test_bench_quick[study_checks]": 5,
 }
-DEFAULT_SECONDS = 10
+DEFAULT_SECONDS = 5  # the jobs not listed took less
 # Run first when the queue holds several jobs: it compiles, into numba's cache (one per checkout, or NUMBA_CACHE_DIR,
 # which .ci/run sets), the package's kernels that the studies' methods use. From a clean clone, jobs that start
 # together would otherwise each compile them (bbc's alone take about 30 CPU seconds), e.g. the two loky workers of a
@@ -215,8 +228,11 @@ def pytest_collection_finish(session):
             if isinstance(item, NotebookItem)]
     # with --cpu-durations the jobs run one at a time in pytest's order, each inside its own test's measurement
     if not config.getoption("--cpu-durations"):
-        jobs += [(item.nodeid, *bg) for item in session.items if (bg := _background_command(item)) is not None]
-        jobs.sort(key=lambda job: -EXPECTED_SECONDS.get(job[0], DEFAULT_SECONDS))  # stable: ties keep pytest's order
+        # the notebooks first, longest first: the tests under tests/ wait for the last of them; then the background
+        # processes, longest first, which run while pytest runs those tests (stable: ties keep pytest's order)
+        jobs.sort(key=lambda job: -EXPECTED_SECONDS.get(job[0], DEFAULT_SECONDS))
+        jobs += sorted([(item.nodeid, *bg) for item in session.items if (bg := _background_command(item)) is not None],
+                       key=lambda job: -EXPECTED_SECONDS.get(job[0], DEFAULT_SECONDS))
     if not jobs:
         return
     workers = _notebook_workers(config)
