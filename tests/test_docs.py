@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -86,20 +87,34 @@ def _parse(path):
 
 # --- nbdev -----------------------------------------------------------------------------------------------------
 
-def test_nbdev_proc_nbs_succeeds_on_every_notebook(tmp_path):
-    "nbdev's docs step runs every export and import cell of every notebook; it must not fail on any of them."
-    _copy_checkout(tmp_path)
-    fake = tmp_path / "_fakebin"
-    fake.mkdir()
+# nbdev's docs step reads no executed notebook: it runs in a copy of the checkout as a background process (conftest.py),
+# beside the notebooks, this module's own script (`python tests/test_docs.py proc-nbs DEST`); one folder per test run
+PROC_COPY = Path(tempfile.gettempdir()) / f"ciauto-proc-nbs-{os.getpid()}"
+
+
+def proc_nbs_in_copy(dest):
+    "Copy the checkout to `dest` and run nbdev's docs step there, with a stand-in for quarto. Returns its exit code."
+    dest.mkdir(parents=True, exist_ok=True)
+    _copy_checkout(dest)
+    fake = dest / "_fakebin"
+    fake.mkdir(exist_ok=True)
     (fake / "quarto").write_text("#!/bin/sh\nexit 0\n")  # nbdev_proc_nbs insists on quarto, which it never runs
     (fake / "quarto").chmod(0o755)
-    env = dict(os.environ, PATH=f"{fake}{os.pathsep}{os.environ['PATH']}", PYTHONPATH=str(tmp_path))
-    proc = subprocess.run(["nbdev_proc_nbs", "--n_workers", "2"], cwd=tmp_path, env=env, capture_output=True,
-                          text=True)
-    assert proc.returncode == 0, proc.stderr[-4000:]
-    notebooks = sorted(p.relative_to(tmp_path / "nbs") for p in (tmp_path / "nbs").rglob("*.ipynb"))
-    missing = [str(n) for n in notebooks if not (tmp_path / "_proc" / n).exists()]
-    assert not missing, f"nbdev_proc_nbs left out {missing}"
+    env = dict(os.environ, PATH=f"{fake}{os.pathsep}{os.environ['PATH']}", PYTHONPATH=str(dest))
+    return subprocess.run(["nbdev_proc_nbs", "--n_workers", "2"], cwd=dest, env=env).returncode
+
+
+@pytest.mark.background([sys.executable, __file__, "proc-nbs", str(PROC_COPY)], timeout=1200)
+def test_nbdev_proc_nbs_succeeds_on_every_notebook(background):
+    "nbdev's docs step runs every export and import cell of every notebook; it must not fail on any of them."
+    try:
+        returncode, _, stderr = background
+        assert returncode == 0, stderr[-4000:]
+        notebooks = sorted(p.relative_to(PROC_COPY / "nbs") for p in (PROC_COPY / "nbs").rglob("*.ipynb"))
+        missing = [str(n) for n in notebooks if not (PROC_COPY / "_proc" / n).exists()]
+        assert notebooks and not missing, f"nbdev_proc_nbs left out {missing}"
+    finally:
+        shutil.rmtree(PROC_COPY, ignore_errors=True)
 
 
 def test_quarto_config_is_valid():
@@ -372,3 +387,7 @@ def test_search_ranks_the_page_a_reader_wants(site, tmp_path):
             wrong[query] = (wanted, hits[:3])
     assert not wrong, f"search ranks another page first: {wrong}"
 
+
+if __name__ == "__main__":  # the background process of test_nbdev_proc_nbs_succeeds_on_every_notebook
+    assert sys.argv[1] == "proc-nbs", sys.argv
+    sys.exit(proc_nbs_in_copy(Path(sys.argv[2])))
