@@ -44,8 +44,12 @@ def _copy_checkout(dest):
                 shutil.copy2(src, dest / f)
         return
     # .ci/run's copy is not a git repository: copy it whole, without the venv, caches and build products
-    skip = shutil.ignore_patterns(".venv", ".git", "_docs", "_executed", "_site_build", "_proc", ".numba_cache",
-                                  "__pycache__", ".pytest_cache", "*.egg-info", "jupyter_execute")
+    skip_names = shutil.ignore_patterns(".venv", ".git", "_docs", "_executed", "_site_build", "_proc", ".numba_cache",
+                                        "__pycache__", ".pytest_cache", "*.egg-info", "jupyter_execute")
+
+    def skip(folder, names):  # and bench/out, which the benchmarks' quick runs may be writing meanwhile
+        return skip_names(folder, names) | ({"out"} & set(names) if Path(folder) == ROOT / "bench" else set())
+
     shutil.copytree(ROOT, dest, ignore=skip, dirs_exist_ok=True)
 
 
