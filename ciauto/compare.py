@@ -117,10 +117,7 @@ def compare_to(result, # anything `bbc` takes: a CVTResult, or N×C predictions 
     quantile = options.pop("quantile", "inverted_cdf")
     run = _prepare(result, groups, n_bootstraps, confidence_level, alternative, quantile, options)
     base = _baseline_column(baseline, run)
-    if base == run.winner:
-        warnings.warn(f"the baseline {run.name(base)!r} is the CV winner itself: its naive gain is 0, and the estimate "
-                      "says what the selection's luck is worth (the re-selected winner against it, out of bag)",
-                      UserWarning, stacklevel=2)
+    _warn_if_winner(base, run)
     L, winners, redraws, defects, _, _, extra = _bootstrap(run, random_state, extra=[base])
     gains = (run.scale * (L - extra[:, 0])).astype(np.float64)  # in the metric's units
     gains.setflags(write=False)
@@ -135,6 +132,14 @@ def compare_to(result, # anything `bbc` takes: a CVTResult, or N×C predictions 
         baseline_estimate=float((run.scale * extra[:, 0]).mean()), distribution=gains,
         bootstrap_winners=run.columns[winners], metric=run.metric.name, method=run.method,
         n_bootstraps=n_bootstraps, n_redraws=int(redraws.sum()), n_units=run.n_units, winner_rule=run.winner_rule)
+
+# %% ../nbs/03b_compare.ipynb #be8a6684
+def _warn_if_winner(base, run):
+    "Warn when the baseline column is the CV winner (its naive gain is 0)."
+    if base == run.winner:
+        warnings.warn(f"the baseline {run.name(base)!r} is the CV winner itself: its naive gain is 0, and the estimate "
+                      "says what the selection's luck is worth (the re-selected winner against it, out of bag)",
+                      UserWarning, stacklevel=3)
 
 # %% ../nbs/03b_compare.ipynb #5eb4fda7
 _OPTIONS = ("y", "folds", "metric", "method", "winner_rule", "max_redraws", "pos_label", "n_jobs", "progress")
@@ -164,7 +169,7 @@ def _prepare(result, groups, n_bootstraps, confidence_level, alternative, quanti
         progress=a.progress and a.method == "pooled",
         column=lambda c: int(a.columns[c]), name=lambda c: _column_name(a.names, int(a.columns[c])))
 
-
+# %% ../nbs/03b_compare.ipynb #d0f4b306
 def _column_name(names, c: int) -> str:
     return names[c] if names and c < len(names) else str(c)
 
@@ -198,7 +203,7 @@ def _baseline_column(baseline, run) -> int:
                          "prediction for every row, so it cannot be compared")
     return int(where[0])
 
-
+# %% ../nbs/03b_compare.ipynb #eaec2793
 def _difference_interval(gains, run, confidence_level, alternative, quantile):
     """Order statistics of the gains on the performance scale (sign·G), mapped back; the open end of a one-sided
     interval is the largest possible gain, the metric's span (upper − lower)."""
@@ -432,6 +437,17 @@ def paired_difference(y, # true labels (or targets), one per row
     check_choice(alternative, "alternative", _ALTERNATIVES)
     confidence_level = check_probability(confidence_level, "confidence_level")
     metric = resolve_metric(metric)
+    target, predictions, codes, classes = _paired_inputs(y, scores_a, scores_b, metric, pos_label)
+    if method == "delong":
+        if metric.func is not roc_auc:
+            raise ValueError(f"method='delong' is for metric='roc_auc', got {metric.name!r}; use method='bootstrap'")
+        return _delong_difference(target, predictions, alternative, confidence_level)
+    return _bootstrap_difference(target, predictions, codes, classes, metric, alternative, confidence_level,
+                                 n_bootstraps, random_state, groups, quantile)
+
+# %% ../nbs/03b_compare.ipynb #c144fffc
+def _paired_inputs(y, scores_a, scores_b, metric, pos_label):
+    "(targets, n × 2 predictions, class codes, classes) of two models scored on the same rows, checked."
     a, b = (np.asarray(s) for s in (scores_a, scores_b))
     if a.ndim != 1 or b.ndim != 1:
         raise ValueError(f"scores_a and scores_b must be 1-D (one prediction per row), got shapes {a.shape} and {b.shape}")
@@ -440,12 +456,7 @@ def paired_difference(y, # true labels (or targets), one per row
     predictions = _check_predictions(np.column_stack([a, b]), metric)
     target, codes, classes = _check_targets(y, metric, predictions, pos_label)
     check_same_length(scores_a=predictions, y=target)
-    if method == "delong":
-        if metric.func is not roc_auc:
-            raise ValueError(f"method='delong' is for metric='roc_auc', got {metric.name!r}; use method='bootstrap'")
-        return _delong_difference(target, predictions, alternative, confidence_level)
-    return _bootstrap_difference(target, predictions, codes, classes, metric, alternative, confidence_level,
-                                 n_bootstraps, random_state, groups, quantile)
+    return target, predictions, codes, classes
 
 # %% ../nbs/03b_compare.ipynb #9e224b53
 def _normal_interval(estimate, se, confidence_level, alternative, span):
@@ -463,7 +474,7 @@ def _normal_interval(estimate, se, confidence_level, alternative, span):
     p = 1.0 if se == 0 and estimate == 0 else p
     return float(max(low, -span)), float(min(high, span)), float(p)
 
-
+# %% ../nbs/03b_compare.ipynb #c1ed7d3d
 def _delong_difference(y, predictions, alternative, confidence_level):
     "DeLong's paired AUC difference from the placement values of both models."
     from ciauto.intervals import delong_placements
@@ -479,7 +490,7 @@ def _delong_difference(y, predictions, alternative, confidence_level):
                                   confidence_level=confidence_level, alternative=alternative, method="delong",
                                   metric="roc_auc", n_bootstraps=0, distribution=np.zeros(0))
 
-
+# %% ../nbs/03b_compare.ipynb #e2544f89
 def _bootstrap_difference(y, predictions, codes, classes, metric, alternative, confidence_level, n_bootstraps,
                           random_state, groups, quantile):
     "The paired bootstrap on bbc's draws: both models scored with the same multiplicities."
@@ -493,12 +504,7 @@ def _bootstrap_difference(y, predictions, codes, classes, metric, alternative, c
     if (defects != -1).any():
         raise ValueError("paired bootstrap: 1001 draws in a row lacked a class in-bag or out-of-bag; give every "
                          "class more rows (or groups)")
-    diffs = np.empty(n_bootstraps)
-    for i, w in enumerate(counts):
-        inbag = w > 0
-        weights = w[inbag].astype(np.float64)
-        diffs[i] = (metric(y[inbag], predictions[inbag, 0], sample_weight=weights)
-                    - metric(y[inbag], predictions[inbag, 1], sample_weight=weights))
+    diffs = _paired_draws(y, predictions, counts, metric)
     sign = 1.0 if metric.greater_is_better else -1.0
     run = SimpleNamespace(sign=sign, metric=metric)
     low, high = _difference_interval(diffs, run, confidence_level, alternative, quantile)
@@ -510,3 +516,14 @@ def _bootstrap_difference(y, predictions, codes, classes, metric, alternative, c
                                   value_a=float(value_a), value_b=float(value_b), confidence_level=confidence_level,
                                   alternative=alternative, method="bootstrap", metric=metric.name,
                                   n_bootstraps=n_bootstraps, distribution=diffs)
+
+# %% ../nbs/03b_compare.ipynb #d420dbf1
+def _paired_draws(y, predictions, counts, metric):
+    "θ_A − θ_B in every draw (a row of the multiplicities `counts`), both models scored on the same in-bag rows."
+    diffs = np.empty(len(counts))
+    for i, w in enumerate(counts):
+        inbag = w > 0
+        weights = w[inbag].astype(np.float64)
+        diffs[i] = (metric(y[inbag], predictions[inbag, 0], sample_weight=weights)
+                    - metric(y[inbag], predictions[inbag, 1], sample_weight=weights))
+    return diffs
