@@ -71,13 +71,18 @@ def infer_metric(metric,  # a registry name, a Metric, a callable, or None to in
     if len(labels) == 2:
         return resolve_metric(None, "binary")
     if _looks_like_classes(y):
-        shown = ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in labels[:5])
-        raise ValueError(f"y holds {len(labels)} distinct labels ({shown}{', ...' if len(labels) > 5 else ''}) but "
-                         "there is one prediction per row and configuration: a multiclass table has one column per "
-                         f"class, '<configuration>{SEP}<label>' (long layout: 'prediction{SEP}<label>'), holding that "
-                         "class's probability or score; for a numeric target pass metric='r2' (or another regression "
-                         "metric)")
+        raise _class_labels_error(labels)
     return resolve_metric(None, "regression")
+
+# %% ../nbs/09_adapters.ipynb #78071a54
+def _class_labels_error(labels) -> ValueError:
+    "The error for a target of more than two class labels in a table with one prediction column per configuration."
+    shown = ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in labels[:5])
+    return ValueError(f"y holds {len(labels)} distinct labels ({shown}{', ...' if len(labels) > 5 else ''}) but "
+                      "there is one prediction per row and configuration: a multiclass table has one column per "
+                      f"class, '<configuration>{SEP}<label>' (long layout: 'prediction{SEP}<label>'), holding that "
+                      "class's probability or score; for a numeric target pass metric='r2' (or another regression "
+                      "metric)")
 
 # %% ../nbs/09_adapters.ipynb #a5ab1b70
 def encode_target(y,  # labels (any type), numbers, or N×2 (time, event)
@@ -147,7 +152,7 @@ def _rule_of(fold_scores, pooled, metric, chosen, preferred, chosen_by, names) -
     warnings.warn(f"{chosen_by} chose {names[chosen]!r}, which no CV winner rule picks from these predictions with "
                   f"metric {metric.name!r} (the best fold mean is {names[winners['fold_mean']]!r}, the best pooled "
                   f"value {names[winners['pooled']]!r}); BBC corrects the selection of "
-                  f"{names[winners[preferred]]!r} by the {preferred!r} rule, not the tool's choice", stacklevel=3)
+                  f"{names[winners[preferred]]!r} by the {preferred!r} rule, not the tool's choice", stacklevel=4)
     return preferred
 
 # %% ../nbs/09_adapters.ipynb #e71a407e
@@ -169,22 +174,28 @@ def make_result(predictions,  # N×C (or N×C×K) out-of-fold predictions of the
     check_choice(winner_rule, "winner_rule", WINNER_RULES)
     fold_scores = _fold_scores(metric, predictions, y, folds)
     table, ok = _table_with_scores(table, fold_scores)
-    if folds is None:
-        winner_rule = "pooled"
-    needs_pooled = folds is None or winner_rule == "pooled" or chosen is not None
-    pooled = (fold_scores if folds is None else _fold_scores(metric, predictions, y, None)) if needs_pooled else None
     names = table.loc[ok, "name"].astype(str).tolist()
-    if chosen is not None and folds is not None:
-        winner_rule = _rule_of(fold_scores, pooled, metric, chosen, winner_rule, chosen_by, names)
-    elif chosen is not None:
-        _rule_of(fold_scores, pooled, metric, chosen, "pooled", chosen_by, names)  # warns when it differs
-    winner = cv_winner(fold_scores if winner_rule == "fold_mean" else pooled, metric, rule=winner_rule)
+    winner, winner_rule = _result_winner(metric, predictions, y, folds, fold_scores, names, winner_rule, chosen,
+                                         chosen_by)
     groups = None if groups is None else _checked_groups(groups, len(y))
     kind = CVTResult if folds is not None else _UnfoldedCVTResult
     return kind(predictions=predictions, y=y, folds=folds, configurations=table, fold_scores=fold_scores,
                 winner=winner, final_model=final_model, metric=_stored_metric(metric), classes=classes,
                 pos_label=None if classes is None or len(classes) != 2 else classes[1], completed_folds=None,
                 dropped_at=None, greater_is_better=metric.greater_is_better, groups=groups, winner_rule=winner_rule)
+
+# %% ../nbs/09_adapters.ipynb #deaaf36b
+def _result_winner(metric, predictions, y, folds, fold_scores, names, winner_rule, chosen, chosen_by):
+    "(the CV winner, its rule): \"pooled\" without folds; with `chosen`, the rule that reproduces the tool's choice."
+    if folds is None:
+        winner_rule = "pooled"
+    needs_pooled = folds is None or winner_rule == "pooled" or chosen is not None
+    pooled = (fold_scores if folds is None else _fold_scores(metric, predictions, y, None)) if needs_pooled else None
+    if chosen is not None and folds is not None:
+        winner_rule = _rule_of(fold_scores, pooled, metric, chosen, winner_rule, chosen_by, names)
+    elif chosen is not None:
+        _rule_of(fold_scores, pooled, metric, chosen, "pooled", chosen_by, names)  # warns when it differs
+    return cv_winner(fold_scores if winner_rule == "fold_mean" else pooled, metric, rule=winner_rule), winner_rule
 
 # %% ../nbs/09_adapters.ipynb #add35c12
 def _table_with_scores(table: pd.DataFrame, fold_scores) -> tuple:
@@ -858,6 +869,22 @@ def from_optuna(study,  # an optuna.Study whose objective called record_predicti
     stored values say so), else "fold_mean"; when neither rule picks `best_trial`, a warning says which trial BBC
     corrects."""
     _check_study(study)
+    rows, predictions, numbers_ = _study_predictions(study)
+    if len(as_array(y, "y")) == predictions.shape[0]:  # else _from_matrix says the lengths differ
+        metric = _study_metric(study, metric, as_array(y, "y"), predictions)
+    best = study.best_trial.number
+    if best not in numbers_:
+        warnings.warn(f"study.best_trial (trial {best}) recorded no predictions; BBC corrects the CV winner among the "
+                      "trials that did", stacklevel=2)
+    objective = np.array([row["objective"] for row in rows if row["status"] == "ok"], np.float64)
+    return _from_matrix(predictions, y, folds, pd.DataFrame(rows), metric, pos_label, X, groups,
+                        winner_rule=_objective_rule(objective, predictions),
+                        chosen=numbers_.index(best) if best in numbers_ else None,
+                        chosen_by=f"study.best_trial (trial {best})")
+
+# %% ../nbs/09_adapters.ipynb #f18c859b
+def _study_predictions(study):
+    "(a table row per trial, Π of the trials that recorded predictions, those trials' numbers)."
     rows, columns, numbers_ = [], [], []
     for trial in study.trials:
         row, values = _trial_row(trial)
@@ -871,17 +898,7 @@ def from_optuna(study,  # an optuna.Study whose objective called record_predicti
     if len({c.shape for c in columns}) > 1:
         raise ValueError(f"trials recorded predictions of different shapes: {sorted({c.shape for c in columns})}")
     predictions = np.stack(columns, axis=1)
-    if len(as_array(y, "y")) == predictions.shape[0]:  # else _from_matrix says the lengths differ
-        metric = _study_metric(study, metric, as_array(y, "y"), predictions)
-    best = study.best_trial.number
-    if best not in numbers_:
-        warnings.warn(f"study.best_trial (trial {best}) recorded no predictions; BBC corrects the CV winner among the "
-                      "trials that did", stacklevel=2)
-    objective = np.array([row["objective"] for row in rows if row["status"] == "ok"], np.float64)
-    return _from_matrix(predictions, y, folds, pd.DataFrame(rows), metric, pos_label, X, groups,
-                        winner_rule=_objective_rule(objective, predictions),
-                        chosen=numbers_.index(best) if best in numbers_ else None,
-                        chosen_by=f"study.best_trial (trial {best})")
+    return rows, predictions, numbers_
 
 # %% ../nbs/09_adapters.ipynb #60b9e37d
 def _read_table(table) -> pd.DataFrame:
@@ -1194,24 +1211,28 @@ def from_oof(table,  # a DataFrame, or the path of a CSV or Parquet file, in the
     """Out-of-fold predictions of a wide or long table as a CVTResult. The metadata columns `to_oof` writes
     (`ciauto_metric`, `ciauto_winner_rule`, `ciauto_group`) are read back when the arguments leave them open."""
     check_choice(layout, "layout", ("wide", "long"))
+    y = _time_event(y, time, event)
+    frame = _read_table(table)
+    metric, groups, winner_rule = _recorded_options(frame, metric, groups, winner_rule)
+    predictions, target, folds, group_values, names = (
+        _wide(frame, y, fold, configurations, groups) if layout == "wide" else
+        _long(frame, y, fold, row, configuration, prediction, repeat, groups))
+    if folds is None and winner_rule == "fold_mean" and "ciauto_winner_rule" not in frame.columns:
+        raise ValueError("winner_rule='fold_mean' needs fold ids; this table has none (fold=None): use 'pooled'")
+    configs = pd.DataFrame({"name": names, "family": "", "hyperparameters": [{} for _ in names], "status": "ok"})
+    return _from_matrix(predictions, target, folds, configs, metric, pos_label, groups=group_values,
+                        winner_rule=winner_rule or "fold_mean")
+
+# %% ../nbs/09_adapters.ipynb #d3262fad
+def _time_event(y, time, event):
+    "The target's column(s): `y`, or [time, event] when both are given (and `y` is left at its default)."
     if (time is None) != (event is None):
         raise ValueError("time and event go together: pass both column names (time=..., event=...) or neither")
     if time is not None:
         if y != "y":
             raise ValueError("pass either y= or time= and event=, not both")
         y = [time, event]
-    frame = _read_table(table)
-    metric, groups, winner_rule = _recorded_options(frame, metric, groups, winner_rule)
-    if layout == "wide":
-        predictions, target, folds, group_values, names = _wide(frame, y, fold, configurations, groups)
-    else:
-        predictions, target, folds, group_values, names = _long(frame, y, fold, row, configuration, prediction,
-                                                                repeat, groups)
-    if folds is None and winner_rule == "fold_mean" and "ciauto_winner_rule" not in frame.columns:
-        raise ValueError("winner_rule='fold_mean' needs fold ids; this table has none (fold=None): use 'pooled'")
-    configs = pd.DataFrame({"name": names, "family": "", "hyperparameters": [{} for _ in names], "status": "ok"})
-    return _from_matrix(predictions, target, folds, configs, metric, pos_label, groups=group_values,
-                        winner_rule=winner_rule or "fold_mean")
+    return y
 
 # %% ../nbs/09_adapters.ipynb #e5f9884a
 def _recorded_options(frame, metric, groups, winner_rule) -> tuple:
@@ -1240,6 +1261,21 @@ def to_oof(result,  # a CVTResult
     ok = result.configurations[result.configurations["status"] == "ok"].sort_values("column")
     names = ok["name"].astype(str).tolist()
     n, P = len(result.y), result.predictions
+    frame = _row_columns(result)
+    classes = [] if P.ndim == 2 else [str(c) for c in result.classes]
+    if layout == "wide":
+        columns = names if P.ndim == 2 else [f"{m}{SEP}{k}" for m in names for k in classes]
+        frame = pd.concat([frame, pd.DataFrame(P.reshape(n, -1), columns=columns)], axis=1)
+    else:
+        frame = _long_rows(frame, P, names, classes)
+    if path is not None:
+        getattr(frame, "to_parquet" if Path(path).suffix.lower() in (".parquet", ".pq") else "to_csv")(path,
+                                                                                                        index=False)
+    return frame
+
+# %% ../nbs/09_adapters.ipynb #4da0316d
+def _row_columns(result) -> pd.DataFrame:
+    "A row per row of the result: target, fold, `ciauto_group`, `ciauto_metric` and `ciauto_winner_rule`."
     frame = (pd.DataFrame({"time": result.y[:, 0], "event": result.y[:, 1]}) if np.ndim(result.y) == 2 else
              pd.DataFrame({"y": result.y if result.classes is None else np.asarray(result.classes)[result.y]}))
     if result.folds is not None:
@@ -1248,20 +1284,18 @@ def to_oof(result,  # a CVTResult
         frame["ciauto_group"] = result.groups
     frame["ciauto_metric"] = getattr(result, "metric_name", result.metric)  # a custom Metric: its name
     frame["ciauto_winner_rule"] = getattr(result, "winner_rule", "fold_mean")
-    classes = [] if P.ndim == 2 else [str(c) for c in result.classes]
-    if layout == "wide":
-        columns = names if P.ndim == 2 else [f"{m}{SEP}{k}" for m in names for k in classes]
-        frame = pd.concat([frame, pd.DataFrame(P.reshape(n, -1), columns=columns)], axis=1)
-    else:
-        frame = frame.loc[np.tile(np.arange(n), len(names))].reset_index(drop=True)
-        frame.insert(0, "configuration", np.repeat(names, n))
-        frame.insert(0, "row", np.tile(np.arange(n), len(names)))
-        flat = np.moveaxis(P, 1, 0).reshape(len(names) * n, -1)
-        for j, col in enumerate(["prediction"] if P.ndim == 2 else [f"prediction{SEP}{k}" for k in classes]):
-            frame[col] = flat[:, j]
-    if path is not None:
-        getattr(frame, "to_parquet" if Path(path).suffix.lower() in (".parquet", ".pq") else "to_csv")(path,
-                                                                                                        index=False)
+    return frame
+
+# %% ../nbs/09_adapters.ipynb #fb28a6c2
+def _long_rows(frame, P, names, classes) -> pd.DataFrame:
+    "The long table: a row per (configuration, row), the configurations one after the other."
+    n = len(frame)
+    frame = frame.loc[np.tile(np.arange(n), len(names))].reset_index(drop=True)
+    frame.insert(0, "configuration", np.repeat(names, n))
+    frame.insert(0, "row", np.tile(np.arange(n), len(names)))
+    flat = np.moveaxis(P, 1, 0).reshape(len(names) * n, -1)
+    for j, col in enumerate(["prediction"] if P.ndim == 2 else [f"prediction{SEP}{k}" for k in classes]):
+        frame[col] = flat[:, j]
     return frame
 
 # %% ../nbs/09_adapters.ipynb #83cf5e20
@@ -1346,28 +1380,11 @@ def from_item_scores(scores,  # items × models: a DataFrame (a column per model
     `bbc`, `compare_to` and `top_k` take. The winner is the model with the highest mean score (`winner_rule="pooled"`,
     the lowest column on ties); the metric is the registered `mean_score`; `groups` makes the bootstrap resample
     whole groups. Missing scores are refused (say how to fill them); the result's `y` is zeros, unused."""
-    if isinstance(scores, (str, Path)):
-        frame = _read_table(scores)
-    elif isinstance(scores, pd.DataFrame):
-        frame = scores
-    else:
-        values = as_array(scores, "scores")
-        if values.ndim != 2:
-            raise ValueError(f"scores must be items × models (2-D: a row per item, a column per model), got shape "
-                             f"{values.shape}")
-        frame = pd.DataFrame(values)
+    frame = _score_frame(scores)
     ids, used = _item_ids(frame, items)
     group_values, group_cols = _group_from(frame, groups)
     columns = [c for c in frame.columns if c not in set(used + group_cols)]
-    if len(frame) == 0:
-        raise ValueError("scores has no items (rows); a leaderboard scores every model on a set of items")
-    if len(columns) < 2:
-        raise ValueError(f"scores has {len(columns)} model column(s) {[_plain(c) for c in columns]}; comparing models "
-                         "needs at least two (rows = items, columns = models)")
-    _check_names(columns, "scores' model columns")
-    if group_values is not None and len(group_values) != len(frame):
-        raise ValueError(f"groups has {len(group_values)} labels but scores has {len(frame)} items; give one group per "
-                         "item (row)")
+    _check_item_table(frame, columns, group_values)
     if len(columns) > len(frame):
         warnings.warn(f"scores has more model columns ({len(columns)}) than items ({len(frame)}): rows must be items "
                       "and columns models; if yours is the other way round, pass scores.T", stacklevel=2)
@@ -1380,6 +1397,32 @@ def from_item_scores(scores,  # items × models: a DataFrame (a column per model
     table = pd.DataFrame({"name": names, "family": "", "hyperparameters": [{} for _ in names], "status": "ok"})
     return make_result(block, np.zeros(len(block)), None, table, MEAN_SCORE, None, groups=group_values,
                        winner_rule="pooled")
+
+# %% ../nbs/09_adapters.ipynb #e6be674b
+def _score_frame(scores) -> pd.DataFrame:
+    "The item-score table as a DataFrame, from a file's path, a DataFrame or a 2-D array."
+    if isinstance(scores, (str, Path)):
+        return _read_table(scores)
+    if isinstance(scores, pd.DataFrame):
+        return scores
+    values = as_array(scores, "scores")
+    if values.ndim != 2:
+        raise ValueError(f"scores must be items × models (2-D: a row per item, a column per model), got shape "
+                         f"{values.shape}")
+    return pd.DataFrame(values)
+
+# %% ../nbs/09_adapters.ipynb #4fffd7f3
+def _check_item_table(frame, columns, group_values):
+    "A ValueError when the item-score table cannot be compared."
+    if len(frame) == 0:
+        raise ValueError("scores has no items (rows); a leaderboard scores every model on a set of items")
+    if len(columns) < 2:
+        raise ValueError(f"scores has {len(columns)} model column(s) {[_plain(c) for c in columns]}; comparing models "
+                         "needs at least two (rows = items, columns = models)")
+    _check_names(columns, "scores' model columns")
+    if group_values is not None and len(group_values) != len(frame):
+        raise ValueError(f"groups has {len(group_values)} labels but scores has {len(frame)} items; give one group per "
+                         "item (row)")
 
 # %% ../nbs/09_adapters.ipynb #f8d260d9
 def _class_column(frame, label, name):
@@ -1408,19 +1451,22 @@ def wide_table(per_configuration: dict,  # {configuration name: Series or DataFr
     if fold is not None and len(fold) != len(y):
         raise ValueError(f"fold has {len(fold)} values but y has {len(y)}")
     for name, values in per_configuration.items():
-        if len(values) != len(y):
-            raise ValueError(f"configuration {name!r} has {len(values)} predictions but y has {len(y)} rows")
-        if not isinstance(values, pd.DataFrame):
-            values = np.asarray(values)
-            if values.ndim != 1:
-                raise ValueError(f"configuration {name!r}: predictions of shape {values.shape}; give a Series (one "
-                                 "value per row) or a DataFrame with one column per class label")
-            columns[str(name)] = values
-            continue
-        values = values.drop(columns=["predict"], errors="ignore")
-        if len(labels) == 2:
-            columns[str(name)] = _class_column(values, positive_label(labels, pos_label, "y"), name).to_numpy()
-        else:
-            columns.update({f"{name}{SEP}{k}": _class_column(values, k, name).to_numpy() for k in labels})
+        columns.update(_configuration_columns(name, values, y, labels, pos_label))
     frame = pd.DataFrame({"y": y} if fold is None else {"y": y, "fold": np.asarray(fold)})
     return pd.concat([frame, pd.DataFrame(columns)], axis=1)
+
+# %% ../nbs/09_adapters.ipynb #5c084d09
+def _configuration_columns(name, values, y, labels, pos_label) -> dict:
+    "{column name: values} of one configuration's out-of-fold predictions in the wide layout."
+    if len(values) != len(y):
+        raise ValueError(f"configuration {name!r} has {len(values)} predictions but y has {len(y)} rows")
+    if not isinstance(values, pd.DataFrame):
+        values = np.asarray(values)
+        if values.ndim != 1:
+            raise ValueError(f"configuration {name!r}: predictions of shape {values.shape}; give a Series (one "
+                             "value per row) or a DataFrame with one column per class label")
+        return {str(name): values}
+    values = values.drop(columns=["predict"], errors="ignore")
+    if len(labels) == 2:
+        return {str(name): _class_column(values, positive_label(labels, pos_label, "y"), name).to_numpy()}
+    return {f"{name}{SEP}{k}": _class_column(values, k, name).to_numpy() for k in labels}
