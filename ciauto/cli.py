@@ -142,15 +142,7 @@ def read_csv(path: str, # the file name as the user gave it
     if b"\x00" in head:
         raise ValueError(f"{where}: not a text CSV file (it holds binary data)")
     sample, encoding = _decoded_sample(head, where, notes)
-    delimiter = _sniff_delimiter(sample)
-    if delimiter != "," and notes is not None:
-        notes.append(f"{where}: columns separated by {delimiter!r}")
-    if _decimal_comma_column(sample, delimiter, where):
-        delimiter, decimal = ";", ","  # one column: no ';' in it, so nothing is split
-        if notes is not None:
-            notes.append(f"{where}: one column of numbers with a decimal comma (0,5 read as 0.5)")
-    else:
-        decimal = "."
+    delimiter, decimal = _csv_dialect(sample, where, notes)
     with open(file, "rb") as stream:  # the whole header line: the 64 KiB sample may cut a wide one short
         _check_header(stream.readline().decode(encoding, errors="replace"), delimiter, where)
     import pandas as pd
@@ -162,6 +154,20 @@ def read_csv(path: str, # the file name as the user gave it
     if len(frame) == 0:
         raise ValueError(f"{where}: has a header ({preview(frame.columns)}) but no rows")
     return _decimal_commas(frame) if delimiter == ";" else frame
+
+# %% ../nbs/10_cli.ipynb #d37532d7
+def _csv_dialect(sample, where, notes):
+    "(delimiter, decimal mark) of a CSV file from its decoded sample, with a note for each unusual choice."
+    delimiter = _sniff_delimiter(sample)
+    if delimiter != "," and notes is not None:
+        notes.append(f"{where}: columns separated by {delimiter!r}")
+    if _decimal_comma_column(sample, delimiter, where):
+        delimiter, decimal = ";", ","  # one column: no ';' in it, so nothing is split
+        if notes is not None:
+            notes.append(f"{where}: one column of numbers with a decimal comma (0,5 read as 0.5)")
+    else:
+        decimal = "."
+    return delimiter, decimal
 
 # %% ../nbs/10_cli.ipynb #32d50234
 def _decoded_sample(head: bytes, # the file's first bytes
@@ -255,15 +261,7 @@ def _is_number(text: str) -> bool:
 def add_estimate_arguments(parser: argparse.ArgumentParser, # the `estimate` subparser
                           ) -> None:
     "Declare `ciauto estimate`'s options."
-    data = parser.add_argument_group("data (default: the embedded credit-g table)")
-    data.add_argument("--data", metavar="FILE.csv", help="a CSV table with a header row (delimiter sniffed)")
-    data.add_argument("--dataset", metavar="NAME", help="a dataset ciauto knows by name instead of --data (see "
-                      "ciauto.datasets.list_datasets(); e.g. 'diabetes', the embedded regression table)")
-    data.add_argument("--target", metavar="COLUMN", help="the label column of --data (default: its last column)")
-    data.add_argument("--positive", metavar="LABEL", help="the positive class of a binary target, as written in "
-                      "the file (default: cross_validate_configurations' rule; the output names it)")
-    data.add_argument("--keep-id-columns", action="store_true",
-                      help="keep text/integer columns whose values are all different (dropped by default)")
+    _add_data_arguments(parser)
     cvt = parser.add_argument_group("cross-validation with tuning")
     cvt.add_argument("--grid", choices=["small", "full"], default="small",
                      help="configurations: 'small' (6 models, about a minute on credit-g) or 'full' (81)")
@@ -283,6 +281,19 @@ def add_estimate_arguments(parser: argparse.ArgumentParser, # the `estimate` sub
     out.add_argument("--output", metavar="FILE.json|FILE.csv", type=output_file(".json", ".csv"),
                      help="save every number (JSON) or the BBC table (CSV)")
     out.add_argument("--quiet", action="store_true", help=QUIET_HELP)
+
+# %% ../nbs/10_cli.ipynb #dac45702
+def _add_data_arguments(parser):
+    "Declare `ciauto estimate`'s data options (a CSV file, a known dataset or credit-g)."
+    data = parser.add_argument_group("data (default: the embedded credit-g table)")
+    data.add_argument("--data", metavar="FILE.csv", help="a CSV table with a header row (delimiter sniffed)")
+    data.add_argument("--dataset", metavar="NAME", help="a dataset ciauto knows by name instead of --data (see "
+                      "ciauto.datasets.list_datasets(); e.g. 'diabetes', the embedded regression table)")
+    data.add_argument("--target", metavar="COLUMN", help="the label column of --data (default: its last column)")
+    data.add_argument("--positive", metavar="LABEL", help="the positive class of a binary target, as written in "
+                      "the file (default: cross_validate_configurations' rule; the output names it)")
+    data.add_argument("--keep-id-columns", action="store_true",
+                      help="keep text/integer columns whose values are all different (dropped by default)")
 
 # %% ../nbs/10_cli.ipynb #9850f160
 QUIET_HELP = "no progress bar and no informational notes (warnings and errors still print)"
@@ -407,19 +418,9 @@ def load_table(data: str | None, # --data: a CSV file, or None for the embedded 
                dataset: str | None = None, # --dataset: a name from `list_datasets()` instead of a file
               ) -> tuple: # features X, target y, a description of the data
     "Features, target and a description of where they came from (`--data`/`--target`, `--dataset`, or credit-g)."
-    from ciauto.datasets import load_dataset
-
     notes = [] if notes is None else notes
-    if dataset is not None:
-        if data is not None or target is not None:
-            raise ValueError("--dataset names a table with its own target: give it without --data and --target")
-        X, y = load_dataset(dataset)  # an unknown name is refused with the list of known ones
-        return X, y, f"{dataset} (ciauto dataset), target column {y.name!r}"
-    if data is None:
-        if target is not None:
-            raise ValueError("--target needs --data (the embedded credit-g table has its own target, 'class')")
-        X, y = load_dataset("credit-g")
-        return X, y, "credit-g (embedded), target column 'class'"
+    if dataset is not None or data is None:
+        return _known_table(dataset, data, target)
     frame = read_csv(data, "--data", notes)
     which = "--target" if target is not None else "the last column; choose another with --target"
     target = frame.columns[-1] if target is None else target
@@ -432,6 +433,27 @@ def load_table(data: str | None, # --data: a CSV file, or None for the embedded 
     X = frame.drop(columns=[target])
     if X.shape[1] == 0:
         raise ValueError(f"--data {data}: has no feature columns besides the target {target!r}")
+    X = _drop_identifiers(X, data, keep_id_columns, notes)
+    return X, y, f"{Path(data).name}, target column {target!r} ({which})"
+
+# %% ../nbs/10_cli.ipynb #43e8b9bd
+def _known_table(dataset, data, target) -> tuple:
+    "Features, target and description of a named ciauto dataset, or of the embedded credit-g."
+    from ciauto.datasets import load_dataset
+
+    if dataset is not None:
+        if data is not None or target is not None:
+            raise ValueError("--dataset names a table with its own target: give it without --data and --target")
+        X, y = load_dataset(dataset)  # an unknown name is refused with the list of known ones
+        return X, y, f"{dataset} (ciauto dataset), target column {y.name!r}"
+    if target is not None:
+        raise ValueError("--target needs --data (the embedded credit-g table has its own target, 'class')")
+    X, y = load_dataset("credit-g")
+    return X, y, "credit-g (embedded), target column 'class'"
+
+# %% ../nbs/10_cli.ipynb #1c55a480
+def _drop_identifiers(X, data, keep_id_columns, notes):
+    "X without its identifier-like columns (unless `keep_id_columns`), the dropped ones named in `notes`."
     ids = [] if keep_id_columns else identifier_columns(X)
     if ids:
         notes.append(f"warning: dropped {len(ids)} identifier-like column(s) (every value different): {preview(ids)}; "
@@ -439,7 +461,7 @@ def load_table(data: str | None, # --data: a CSV file, or None for the embedded 
         X = X.drop(columns=ids)
         if X.shape[1] == 0:
             raise ValueError(f"--data {data}: every feature column is identifier-like (all values different)")
-    return X, y, f"{Path(data).name}, target column {target!r} ({which})"
+    return X
 
 # %% ../nbs/10_cli.ipynb #4a2b116f
 def run_cvt(args: argparse.Namespace, # the parsed `estimate` options
@@ -829,6 +851,29 @@ def run_subgroups(args: argparse.Namespace, # the parsed `subgroups` options
     frame, label, score, source, positive = _scored_table(args, notes)
     subgroup_metric(args.metric)  # here, not at parsing: the registry is read once the data file is found
     where = f"--data {args.data}" if args.data else source
+    positive, labels = _check_subgroup_table(args, frame, label, score, positive, where)
+    with captured_warnings(notes):
+        result = find_subgroups(frame, label=label, score=score, metric=args.metric, mode=args.mode,
+                                depth=args.depth, min_support=args.min_support, top_k=args.top_k,
+                                size_weight=args.size_weight, balance_weight=args.balance_weight,
+                                generalization_aware=args.generalization_aware, n_jobs=args.jobs, positive=positive)
+    if args.metric == "roc_auc" and result.baseline < 0.5:
+        notes.append(_reversed_score(result.baseline, labels, positive))
+    thin = _few_per_class(result.table)
+    notes += [thin] if thin else []
+    table = subgroup_table(result)
+    table["pattern"] = table["pattern"].map(round_numbers)
+    head = _subgroups_head(args, result, frame, source, label, score, positive)
+    with _wide_display():
+        body = table.to_string(index=False) if len(table) else "no subgroup with positive quality"
+    record = {**options_record(args), "data": source, "n_rows": len(frame), "positive": positive,
+              "baseline": result.baseline, "n_evaluated": result.n_evaluated,
+              "subgroups": result.table.to_dict(orient="records")}
+    return Report(head + "\n" + body, record, table.set_index("pattern"), notes)
+
+# %% ../nbs/10_cli.ipynb #d8c130cd
+def _check_subgroup_table(args, frame, label, score, positive, where):
+    "(the positive class, the label's values) of a scored table that the search can take; else a ValueError."
     if label == score:
         raise ValueError(f"--label and --score name the same column {label!r}; the score is the classifier's output")
     complete_column(frame, label, where, "--label")
@@ -842,28 +887,16 @@ def run_subgroups(args: argparse.Namespace, # the parsed `subgroups` options
     if args.min_support > len(frame):
         raise ValueError(f"--min-support {args.min_support} exceeds the {len(frame)} rows of {where}: no subgroup "
                          "can qualify")
-    with captured_warnings(notes):
-        result = find_subgroups(frame, label=label, score=score, metric=args.metric, mode=args.mode,
-                                depth=args.depth, min_support=args.min_support, top_k=args.top_k,
-                                size_weight=args.size_weight, balance_weight=args.balance_weight,
-                                generalization_aware=args.generalization_aware, n_jobs=args.jobs, positive=positive)
-    if args.metric == "roc_auc" and result.baseline < 0.5:
-        notes.append(_reversed_score(result.baseline, labels, positive))
-    thin = _few_per_class(result.table)
-    notes += [thin] if thin else []
-    table = subgroup_table(result)
-    table["pattern"] = table["pattern"].map(round_numbers)
-    head = (f"SubROC on {source}: {len(frame)} rows, label {label!r}"
+    return positive, labels
+
+# %% ../nbs/10_cli.ipynb #2689f244
+def _subgroups_head(args, result, frame, source, label, score, positive) -> str:
+    "The first two lines of `ciauto subgroups`' report."
+    return (f"SubROC on {source}: {len(frame)} rows, label {label!r}"
             + (f" (positive: {as_written(positive)})" if positive is not None else "") + f", score {score!r}\n"
             f"{args.metric} on all rows: {result.baseline:.4f}; looking for subgroups where it is {args.mode} "
             f"(depth <= {args.depth}, >= {args.min_support} rows); {result.n_evaluated} subgroups evaluated in "
             f"{result.seconds:.3g} s")
-    with _wide_display():
-        body = table.to_string(index=False) if len(table) else "no subgroup with positive quality"
-    record = {**options_record(args), "data": source, "n_rows": len(frame), "positive": positive,
-              "baseline": result.baseline, "n_evaluated": result.n_evaluated,
-              "subgroups": result.table.to_dict(orient="records")}
-    return Report(head + "\n" + body, record, table.set_index("pattern"), notes)
 
 # %% ../nbs/10_cli.ipynb #92343de3
 def _scored_table(args: argparse.Namespace, # the parsed `subgroups` options
@@ -1192,8 +1225,6 @@ def load_oof_predictions(args: argparse.Namespace, # the parsed `bbc` or `compar
     target = bbc_target_options(args)  # option checks first: no file read, no heavy import
     where = f"--predictions {args.predictions}"
     frame = read_csv(args.predictions, "--predictions", notes)
-    import pandas as pd  # read_csv imported it
-
     layout = _table_layout(frame, args, target, where, notes)
     meta = table_metadata(frame, args, where)
     if meta["groups"] is not None and args.groups is None:
@@ -1205,8 +1236,7 @@ def load_oof_predictions(args: argparse.Namespace, # the parsed `bbc` or `compar
     if "label" in target:
         note = _label_note(frame, target["label"], predictions, args, meta["metric"], where)
         notes += [note] if note else []
-    if fold is not None and not pd.api.types.is_integer_dtype(frame[fold]):
-        frame[fold] = pd.factorize(frame[fold], sort=True)[0]  # fold names ("f1", "A") as ids 0..F-1
+    _fold_names_as_ids(frame, fold)
     leak = straddling_groups(frame, meta["groups"], fold, args.method)
     notes += [leak] if leak else []
     pos_label = None if "label" not in target else match_label(frame[target["label"]], args.positive)
@@ -1214,6 +1244,14 @@ def load_oof_predictions(args: argparse.Namespace, # the parsed `bbc` or `compar
     warning = below_chance(result)
     notes += [warning] if warning else []
     return result, notes, dict(layout=layout, meta=meta, fold=fold, target=target, frame=frame)
+
+# %% ../nbs/10_cli.ipynb #790f1ff3
+def _fold_names_as_ids(frame, fold):
+    "Replace the fold column's names by ids 0..F−1 in place (integer fold ids are left as they are)."
+    import pandas as pd  # read_csv imported it
+
+    if fold is not None and not pd.api.types.is_integer_dtype(frame[fold]):
+        frame[fold] = pd.factorize(frame[fold], sort=True)[0]  # fold names ("f1", "A") as ids 0..F-1
 
 # %% ../nbs/10_cli.ipynb #fdb3545a
 def _table_layout(frame, # the table read by `read_csv`
@@ -1284,17 +1322,7 @@ def load_item_scores(args: argparse.Namespace, # the parsed `bbc` or `compare` o
                      notes: list, # receives one-line notes
                     ): # (the result, notes, what the report says about the table), as `load_oof_predictions`
     "A benchmark's item-score table (a row per item, a column per model) as `from_item_scores` reads it."
-    given = [option for option, key in ITEM_REFUSED.items() if getattr(args, key) is not None]
-    given += ["--metric"] if args.metric not in (None, "mean_score") else []
-    if given:
-        raise ValueError(f"{' and '.join(given)}: not for --layout items; an item-score table has no label, folds or "
-                         "classes (a row per item, a column per model's score on it; the metric is mean_score)")
-    if args.layout not in (None, "items"):
-        raise ValueError(f"--items names the item column of an item-score table, but --layout {args.layout} was "
-                         "given; give --layout items")
-    if args.method == "bbc-f":
-        raise ValueError("--method bbc-f resamples folds, and an item-score table has none: BBC resamples the items "
-                         "(--groups COL: whole subtasks)")
+    _check_item_options(args)
     where = f"--predictions {args.predictions}"
     frame = read_csv(args.predictions, "--predictions", notes)
     items = args.items if args.items is not None else ("item" if "item" in frame.columns else None)
@@ -1314,6 +1342,21 @@ def load_item_scores(args: argparse.Namespace, # the parsed `bbc` or `compare` o
     meta = {"metric": "mean_score", "groups": args.groups, "winner_rule": "pooled"}
     return result, notes, dict(layout="items", meta=meta, fold=None, target={}, frame=frame)
 
+# %% ../nbs/10_cli.ipynb #399f00c6
+def _check_item_options(args):
+    "A ValueError naming the options `--layout items` cannot take."
+    given = [option for option, key in ITEM_REFUSED.items() if getattr(args, key) is not None]
+    given += ["--metric"] if args.metric not in (None, "mean_score") else []
+    if given:
+        raise ValueError(f"{' and '.join(given)}: not for --layout items; an item-score table has no label, folds or "
+                         "classes (a row per item, a column per model's score on it; the metric is mean_score)")
+    if args.layout not in (None, "items"):
+        raise ValueError(f"--items names the item column of an item-score table, but --layout {args.layout} was "
+                         "given; give --layout items")
+    if args.method == "bbc-f":
+        raise ValueError("--method bbc-f resamples folds, and an item-score table has none: BBC resamples the items "
+                         "(--groups COL: whole subtasks)")
+
 # %% ../nbs/10_cli.ipynb #15bd0c5a
 def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
                    ) -> Report:
@@ -1327,17 +1370,11 @@ def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
     positive = getattr(result, "pos_label", None)
     n_groups = None if meta["groups"] is None else len(set(frame[meta["groups"]]))
     corrected = runs[0][1]  # every run corrects the same winner, chosen by the recorded rule
-    how = ("its mean over folds" if getattr(result, "winner_rule", "fold_mean") == "fold_mean" else
-           "its value on all rows pooled")
     target_text = ("per-item scores, the metric their mean" if layout == "items" else
                    f"target (time {args.time!r}, event {args.event!r})" if args.time else
                    f"label {target['label']!r}" + (f", positive class {as_written(positive)}" if positive is not None
                                                    else ""))
-    chosen = (f"apparent {result.metric} of the winner: {corrected.apparent:.4f} ({how}; the best of {n_cfg}, so "
-              "optimistic)" if fold else f"winner chosen on all rows (no folds): {corrected.winner_name}")
-    if layout == "items":
-        chosen = (f"apparent mean score of the leader: {corrected.apparent:.4f} (the highest of {n_cfg} on all items, "
-                  "so optimistic)")
+    chosen = _winner_line(result, corrected, fold, layout, n_cfg)
     lines = [f"predictions: {args.predictions} ({layout}); {len(result.y)} rows, {n_cfg} configurations"
              + (f", {result.n_folds} folds" if fold else ", no folds")
              + (f", {n_groups} groups in {meta['groups']!r}" if n_groups else "") + f"; {target_text}",
@@ -1350,6 +1387,17 @@ def run_bbc_command(args: argparse.Namespace, # the parsed `bbc` options
               "configurations": result.configurations["name"].tolist(),
               "bbc": bbc_record(runs)}
     return Report("\n".join(lines), record, table.assign(seed=args.seed), notes)  # the CSV records the seed too
+
+# %% ../nbs/10_cli.ipynb #f3eabf9f
+def _winner_line(result, corrected, fold, layout, n_cfg) -> str:
+    "The line of `ciauto bbc`'s report on the winner's apparent value (or, without folds, on how it was chosen)."
+    if layout == "items":
+        return (f"apparent mean score of the leader: {corrected.apparent:.4f} (the highest of {n_cfg} on all items, "
+                "so optimistic)")
+    how = ("its mean over folds" if getattr(result, "winner_rule", "fold_mean") == "fold_mean" else
+           "its value on all rows pooled")
+    return (f"apparent {result.metric} of the winner: {corrected.apparent:.4f} ({how}; the best of {n_cfg}, so "
+            "optimistic)" if fold else f"winner chosen on all rows (no folds): {corrected.winner_name}")
 
 # %% ../nbs/10_cli.ipynb #6cd8671a
 def add_compare_arguments(parser: argparse.ArgumentParser, # the `compare` subparser
@@ -1422,6 +1470,18 @@ def run_compare_command(args: argparse.Namespace, # the parsed `compare` options
         gain = compare_to(result, baseline, alternative=args.alternative, **options)
         top = top_k(result, k, **options)
     table = compare_table(gain, top)
+    lines = _compare_lines(args, result, table_info, names, gain, k, table)
+    strip = lambda d: {key: v for key, v in d.items() if key != "distribution"}
+    record = {**options_record(args), "layout": table_info["layout"], "n_rows": int(len(result.y)),
+              "metric": gain.metric, "configurations": names, "compare_to": strip(gain.to_dict()),
+              "top_k": strip(top.to_dict())}
+    if args.plot:
+        notes.append(save_compare_plot(gain, top, args.plot))
+    return Report("\n".join(lines), record, table.assign(seed=args.seed), notes)  # the CSV records the seed too
+
+# %% ../nbs/10_cli.ipynb #556acd87
+def _compare_lines(args, result, table_info, names, gain, k, table) -> list:
+    "The lines of `ciauto compare`'s report."
     level = f"{100 * args.confidence:g}%"
     lines = [f"predictions: {args.predictions} ({table_info['layout']}); {len(result.y)} rows, {len(names)} "
              f"configurations; metric {gain.metric}",
@@ -1431,13 +1491,7 @@ def run_compare_command(args: argparse.Namespace, # the parsed `compare` options
              f"[{gain.ci_low:+.4f}, {gain.ci_high:+.4f}], p = {gain.pvalue:.3g}",
              f"top {k} by CV, {level} simultaneous bounds (all {k} hold together):",
              table.to_string(float_format=lambda v: f"{v:.4f}")]
-    strip = lambda d: {key: v for key, v in d.items() if key != "distribution"}
-    record = {**options_record(args), "layout": table_info["layout"], "n_rows": int(len(result.y)),
-              "metric": gain.metric, "configurations": names, "compare_to": strip(gain.to_dict()),
-              "top_k": strip(top.to_dict())}
-    if args.plot:
-        notes.append(save_compare_plot(gain, top, args.plot))
-    return Report("\n".join(lines), record, table.assign(seed=args.seed), notes)  # the CSV records the seed too
+    return lines
 
 # %% ../nbs/10_cli.ipynb #5a65961c
 COMMANDS = {  # name -> (declare options, run, one-line help)
