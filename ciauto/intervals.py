@@ -27,7 +27,7 @@ from tqdm.auto import tqdm
 from ._checks import (CI_ALIASES, ConfidenceInterval, DeprecatedAliases, QUANTILES, as_array, as_binary_labels, as_float_array, as_generator,
                             as_seed_sequence, binary_codes, check_bool, check_choice, check_fold_ids, check_int,
                             check_n_jobs, check_probability, check_real, check_same_length, cv_winner, interval_dict,
-                            keyed_child, make_folds, order_statistic_rank, result_dict)
+                            keyed_child, make_folds, order_statistic_rank, patch_to, result_dict)
 from .metrics import auc_sorted, fold_score_matrix, get_metric
 
 # %% auto #0
@@ -112,49 +112,61 @@ class LowerBound:
     details: dict = field(default_factory=dict) # method-specific numbers (se, tau, p_zero, degenerate, ...)
     metric_max: float = 1.0 # the metric's largest value, the interval's open end (1 for an AUC)
 
-    @property
-    def feasible(self) -> bool:
-        return not np.isnan(self.bound)
-
-    @property
-    def confidence_level(self) -> float:
-        "1 − alpha: the level of the bound (Šidák-adjusted for the 10p variants, as `alpha` is)."
-        return 1.0 - self.alpha
-
-    @property
-    def confidence_interval(self) -> ConfidenceInterval:
-        "[bound, metric_max]: the one-sided interval, open up to the metric's largest value (1 for an AUC)."
-        return ConfidenceInterval(self.bound, self.metric_max)
-
-    def to_dict(self) -> dict:
-        "Every field, `confidence_interval` and `confidence_level`, JSON-safe (the package's rule, `result_dict`)."
-        return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
-
-    @classmethod
-    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
-                 ) -> LowerBound: # equal to the result saved
-        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
-        from ciauto._checks import result_from_dict
-        return result_from_dict(cls, d)
-
-    def to_frame(self):
-        "One row: method, bound, estimate, alpha, confidence_level, reason, fallback and the scalar `details`."
-        import pandas as pd  # imported here: `import ciauto.intervals` stays light
-        scalars = {k: v for k, v in self.details.items() if np.ndim(v) == 0 and k not in _FRAME_KEYS}
-        return pd.DataFrame([{"method": self.method, "bound": self.bound, "estimate": self.estimate,
-                              "alpha": self.alpha, "confidence_level": self.confidence_level, "reason": self.reason,
-                              "fallback": self.fallback, **scalars}])
-
-    def __float__(self):
-        return float(self.bound)
-
-    def __repr__(self):
-        tail = f", reason={self.reason!r}" if self.reason else ""
-        tail += f", fallback={self.fallback!r}" if self.fallback else ""
-        return (f"LowerBound(method={self.method!r}, bound={self.bound:.4f}, estimate={self.estimate:.4f}, "
-                f"alpha={self.alpha:.4g}{tail})")
+# %% ../nbs/05_intervals.ipynb #c4060130
+@patch_to(LowerBound, as_prop=True)
+def feasible(self) -> bool:
+    return not np.isnan(self.bound)
 
 
+@patch_to(LowerBound, as_prop=True)
+def confidence_level(self) -> float:
+    "1 − alpha: the level of the bound (Šidák-adjusted for the 10p variants, as `alpha` is)."
+    return 1.0 - self.alpha
+
+
+@patch_to(LowerBound, as_prop=True)
+def confidence_interval(self) -> ConfidenceInterval:
+    "[bound, metric_max]: the one-sided interval, open up to the metric's largest value (1 for an AUC)."
+    return ConfidenceInterval(self.bound, self.metric_max)
+
+# %% ../nbs/05_intervals.ipynb #1b80a547
+@patch_to(LowerBound)
+def to_dict(self) -> dict:
+    "Every field, `confidence_interval` and `confidence_level`, JSON-safe (the package's rule, `result_dict`)."
+    return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
+
+
+@patch_to(LowerBound, cls_method=True)
+def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+             ) -> LowerBound: # equal to the result saved
+    "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+    from ciauto._checks import result_from_dict
+    return result_from_dict(cls, d)
+
+
+@patch_to(LowerBound)
+def to_frame(self):
+    "One row: method, bound, estimate, alpha, confidence_level, reason, fallback and the scalar `details`."
+    import pandas as pd  # imported here: `import ciauto.intervals` stays light
+    scalars = {k: v for k, v in self.details.items() if np.ndim(v) == 0 and k not in _FRAME_KEYS}
+    return pd.DataFrame([{"method": self.method, "bound": self.bound, "estimate": self.estimate,
+                          "alpha": self.alpha, "confidence_level": self.confidence_level, "reason": self.reason,
+                          "fallback": self.fallback, **scalars}])
+
+# %% ../nbs/05_intervals.ipynb #24d74802
+@patch_to(LowerBound)
+def __float__(self):
+    return float(self.bound)
+
+
+@patch_to(LowerBound)
+def __repr__(self):
+    tail = f", reason={self.reason!r}" if self.reason else ""
+    tail += f", fallback={self.fallback!r}" if self.fallback else ""
+    return (f"LowerBound(method={self.method!r}, bound={self.bound:.4f}, estimate={self.estimate:.4f}, "
+            f"alpha={self.alpha:.4g}{tail})")
+
+# %% ../nbs/05_intervals.ipynb #69bedeee
 _FRAME_KEYS = ("method", "bound", "estimate", "alpha", "confidence_level", "reason", "fallback")
 
 
@@ -176,43 +188,52 @@ class Selection:
     n_redraws: int = 0 # split draws rejected before one met the conditions
     reason: str | None = None # why the selection is infeasible (None when it is feasible)
 
-    @property
-    def feasible(self) -> bool:
-        return self.reason is None
+# %% ../nbs/05_intervals.ipynb #fbcfd7f4
+@patch_to(Selection, as_prop=True)
+def feasible(self) -> bool:
+    return self.reason is None
 
-    @property
-    def n_compared(self) -> int:
-        "K = |top|, the number of configurations behind the Šidák level of the 10p variants."
-        return int(self.top.size)
 
-    def to_dict(self) -> dict:
-        "Every field (the learn mask and the score vectors in full), JSON-safe: the package's rule, `result_dict`."
-        return result_dict(self)
+@patch_to(Selection, as_prop=True)
+def n_compared(self) -> int:
+    "K = |top|, the number of configurations behind the Šidák level of the 10p variants."
+    return int(self.top.size)
 
-    @classmethod
-    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
-                 ) -> Selection: # equal to the result saved
-        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
-        from ciauto._checks import result_from_dict
-        return result_from_dict(cls, d)
+# %% ../nbs/05_intervals.ipynb #cca33b8d
+@patch_to(Selection)
+def to_dict(self) -> dict:
+    "Every field (the learn mask and the score vectors in full), JSON-safe: the package's rule, `result_dict`."
+    return result_dict(self)
 
-    def to_frame(self):
-        """One row per configuration: its validation and eval scores and whether it is in `top`, `best`, `final`
-        (no rows when the selection is infeasible)."""
-        import pandas as pd  # imported here: `import ciauto.intervals` stays light
-        n = 0 if self.validation_scores is None else len(self.validation_scores)
-        c = np.arange(n)
-        return pd.DataFrame({"configuration": c,
-                             "validation_score": np.empty(0) if n == 0 else self.validation_scores,
-                             "eval_score": np.full(n, np.nan) if self.eval_scores is None else self.eval_scores,
-                             "top": np.isin(c, self.top), "best": c == self.best, "final": c == self.final})
 
-    def __repr__(self):
-        if not self.feasible:
-            return f"Selection(infeasible: {self.reason})"
-        n_learn = int(self.learn_mask.sum())
-        return (f"Selection(n_learn={n_learn}, n_eval={self.learn_mask.size - n_learn}, best={self.best}, "
-                f"final={self.final}, n_top={self.n_compared}, n_redraws={self.n_redraws})")
+@patch_to(Selection, cls_method=True)
+def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+             ) -> Selection: # equal to the result saved
+    "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+    from ciauto._checks import result_from_dict
+    return result_from_dict(cls, d)
+
+# %% ../nbs/05_intervals.ipynb #6dde6693
+@patch_to(Selection)
+def to_frame(self):
+    """One row per configuration: its validation and eval scores and whether it is in `top`, `best`, `final`
+    (no rows when the selection is infeasible)."""
+    import pandas as pd  # imported here: `import ciauto.intervals` stays light
+    n = 0 if self.validation_scores is None else len(self.validation_scores)
+    c = np.arange(n)
+    return pd.DataFrame({"configuration": c,
+                         "validation_score": np.empty(0) if n == 0 else self.validation_scores,
+                         "eval_score": np.full(n, np.nan) if self.eval_scores is None else self.eval_scores,
+                         "top": np.isin(c, self.top), "best": c == self.best, "final": c == self.final})
+
+
+@patch_to(Selection)
+def __repr__(self):
+    if not self.feasible:
+        return f"Selection(infeasible: {self.reason})"
+    n_learn = int(self.learn_mask.sum())
+    return (f"Selection(n_learn={n_learn}, n_eval={self.learn_mask.size - n_learn}, best={self.best}, "
+            f"final={self.final}, n_top={self.n_compared}, n_redraws={self.n_redraws})")
 
 # %% ../nbs/05_intervals.ipynb #642e2fed
 def _fold_ids(folds, n):
@@ -1135,29 +1156,37 @@ class NCVResult(DeprecatedAliases):
     greater_is_better: bool # the statistic's direction
     _deprecated = CI_ALIASES  # ci_low/ci_high warn when read (they go in the release after 0.1)
 
-    @property
-    def confidence_interval(self) -> ConfidenceInterval:
-        return ConfidenceInterval(self.ci_low, self.ci_high)
+# %% ../nbs/05_intervals.ipynb #459eea9b
+@patch_to(NCVResult, as_prop=True)
+def confidence_interval(self) -> ConfidenceInterval:
+    return ConfidenceInterval(self.ci_low, self.ci_high)
 
-    def to_dict(self) -> dict:
-        "Every field and `confidence_interval`, JSON-safe (`result_dict`)."
-        return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
 
-    @classmethod
-    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
-                 ) -> NCVResult: # equal to the result saved
-        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
-        from ciauto._checks import result_from_dict
-        return result_from_dict(cls, d)
+@patch_to(NCVResult)
+def to_dict(self) -> dict:
+    "Every field and `confidence_interval`, JSON-safe (`result_dict`)."
+    return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
 
-    def to_frame(self):
-        "One row of every field."
-        import pandas as pd  # imported here: `import ciauto.intervals` stays light
-        return pd.DataFrame([{k: getattr(self, k) for k in self.__dataclass_fields__}])
 
-    def __repr__(self):
-        return (f"NCVResult(estimate={self.estimate:.4f}, interval=[{self.ci_low:.4f}, {self.ci_high:.4f}], "
-                f"se={self.se:.4f}, inflation={self.inflation:.2f}, K={self.n_folds}, R={self.n_repeats})")
+@patch_to(NCVResult, cls_method=True)
+def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+             ) -> NCVResult: # equal to the result saved
+    "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+    from ciauto._checks import result_from_dict
+    return result_from_dict(cls, d)
+
+# %% ../nbs/05_intervals.ipynb #4acad253
+@patch_to(NCVResult)
+def to_frame(self):
+    "One row of every field."
+    import pandas as pd  # imported here: `import ciauto.intervals` stays light
+    return pd.DataFrame([{k: getattr(self, k) for k in self.__dataclass_fields__}])
+
+
+@patch_to(NCVResult)
+def __repr__(self):
+    return (f"NCVResult(estimate={self.estimate:.4f}, interval=[{self.ci_low:.4f}, {self.ci_high:.4f}], "
+            f"se={self.se:.4f}, inflation={self.inflation:.2f}, K={self.n_folds}, R={self.n_repeats})")
 
 # %% ../nbs/05_intervals.ipynb #209ebb99
 def _auc_and_variance(y, s):
