@@ -46,7 +46,7 @@ def require(value, # a student's answer
         raise ExerciseError(f"`{name}` is still the placeholder `...`: replace it with {what}.")
     return value
 
-
+# %% ../nbs/course/00_checks.ipynb #692d84c0
 def passed(message: str, # what was right
           ):
     "Print the one line of a passed check."
@@ -67,7 +67,7 @@ def as_number(value, name: str, what: str) -> float:
         raise ExerciseError(f"`{name}` should be one finite number ({what}), got {value!r:.80}.")
     return x
 
-
+# %% ../nbs/course/00_checks.ipynb #af3c22ea
 def as_numbers(value, name: str, what: str) -> np.ndarray:
     "A student's array as floats, or an `ExerciseError` saying what was expected (text is not numbers)."
     require(value, name, what)
@@ -79,7 +79,7 @@ def as_numbers(value, name: str, what: str) -> np.ndarray:
     except (TypeError, ValueError):
         raise ExerciseError(f"`{name}` should hold numbers ({what}), got {type(value).__name__}.") from None
 
-
+# %% ../nbs/course/00_checks.ipynb #5dcc34e9
 def call_student(function, # the function the student wrote
                  name: str, # its name in the exercise
                  *args, **kwargs):
@@ -121,7 +121,7 @@ def check_apparent(apparent, # the student's answer: the CV winner's pooled cros
     raise ExerciseError(f"{value:.4f} is not the largest pooled AUC of a column of `predictions`. Compute "
                         "`roc_auc(y, predictions[:, c])` for every configuration c and take the maximum.")
 
-
+# %% ../nbs/course/00_checks.ipynb #6729f6a3
 def check_optimism(optimism, # the student's function: SimulatedPredictions -> apparent − true AUC of the CV winner
                   ):
     "Exercise 1.2: the optimism of the CV winner, on three fresh simulations."
@@ -143,7 +143,7 @@ def check_optimism(optimism, # the student's function: SimulatedPredictions -> a
                             "`sim.true_performance[winner]`.")
     passed("optimism() agrees with the reference on three fresh simulations.")
 
-
+# %% ../nbs/course/00_checks.ipynb #965864fc
 def expected_max_normal(n: int, # number of independent standard normals
                        ) -> float: # E[max of n standard normals], by numerical integration
     "E[max of `n` i.i.d. N(0, 1)] = ∫ x · n φ(x) Φ(x)^(n−1) dx."
@@ -186,7 +186,7 @@ def check_nested_fits(n_fits_nested, # the student's count of model fits in nest
                         f"folds, {n_configurations} configurations): count the inner CV's fits in every outer fold, "
                         "plus one refit per outer fold.")
 
-
+# %% ../nbs/course/00_checks.ipynb #9eaf9d11
 def check_sklearn_nested(sklearn_estimate, # the student's nested-CV estimate from scikit-learn
                          nested, # the lesson's `NestedCVResult` (ciauto, same outer and inner splitters)
                         ):
@@ -228,7 +228,7 @@ def check_delong_se(delong_se, # the student's function (y, scores) -> DeLong's 
                             "positives; SE² = var(V10)/m + var(V01)/n.")
     passed("delong_se() matches ciauto.intervals.delong_bound's standard error on three data sets, ties included.")
 
-
+# %% ../nbs/course/00_checks.ipynb #082f69cc
 def _placements(y, s):
     pos, neg = s[y == 1], s[y == 0]
     psi = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
@@ -253,7 +253,7 @@ def check_hm_lower(hm_lower, # the student's Hanley–McNeil 95 % one-sided lowe
                         "SE² = [A(1−A) + (m−1)(Q1−A²) + (n−1)(Q2−A²)] / (m n), m positives and n negatives; "
                         "bound = A − z_0.95 SE.")
 
-
+# %% ../nbs/course/00_checks.ipynb #8e3cf9a2
 def check_binormal_auc(true_auc, # the student's true AUC of the binormal model
                        mu: float, # the positives' mean (negatives N(0, 1), positives N(mu, 1))
                       ):
@@ -295,7 +295,7 @@ def check_my_bbc(my_bbc, # the student's function (predictions, y, n_bootstraps,
     raise ExerciseError(f"your estimate {value:.4f} is {abs(value - ref.estimate):.4f} away from ciauto's "
                         f"{ref.estimate:.4f} (Monte Carlo tolerance ±{tolerance:.4f}).{hint}")
 
-
+# %% ../nbs/course/00_checks.ipynb #0eebdd01
 def check_sidak(sidak, # the student's Šidák-adjusted level
                 alpha: float = 0.05, # the family-wise level
                 n_compared: int = 10, # K, the number of bounds computed at once
@@ -310,7 +310,7 @@ def check_sidak(sidak, # the student's Šidák-adjusted level
     raise ExerciseError(f"{value:.6f} is not the Šidák level: solve 1 − (1 − a)^K = α for a, with α = {alpha} and "
                         f"K = {n_compared}.")
 
-
+# %% ../nbs/course/00_checks.ipynb #75ea5440
 def check_inclusion(inclusion, # the student's inclusion rate per method (a dict or pandas Series)
                     runs, # the study's run table (one row per run × method, with `method`, `bound` and `included`)
                    ):
@@ -366,7 +366,7 @@ def check_marginal_pvalues(pvalues, # the student's marginal p-values, one per t
     bad = int(np.argmax(~np.isclose(got, ref)))
     raise ExerciseError(f"p-value {bad} is {got[bad]:.4f}, expected {ref[bad]:.4f}: p = (1 + #{{i: s_i ≥ s}}) / (n + 1).")
 
-
+# %% ../nbs/course/00_checks.ipynb #b859f86c
 def check_fpr_at_tpr(fpr95, # the student's classical FPR@TPR95
                      id_scores, # ID scores (higher = more OOD)
                      ood_scores, # OOD scores
@@ -396,7 +396,7 @@ def check_fpr_at_tpr(fpr95, # the student's classical FPR@TPR95
                         f"{tpr_level:.0%} of the OOD scores ≥ τ (the ⌈{tpr_level}·M⌉-th largest OOD score); the FPR "
                         "is the share of ID scores ≥ τ.")
 
-
+# %% ../nbs/course/00_checks.ipynb #52f74b66
 def check_bh_selection(selected, # the student's boolean mask: which test points BH declares OOD
                        calibration_scores, # the ID calibration scores
                        test_scores, # the test scores
@@ -439,7 +439,7 @@ def check_lac_threshold(qhat, # the student's LAC threshold q̂ on the 1 − p s
     raise ExerciseError(f"{value:.4f} is not q̂ = {ref:.4f}: sort r_i = 1 − p_i(y_i) and take the k-th smallest, "
                         "k = ⌈(n+1)(1−α)⌉.")
 
-
+# %% ../nbs/course/00_checks.ipynb #39cb83af
 def check_lac_sets(lac_sets, # the student's n_test × K boolean set matrix
                    calibration_probabilities, # n × K calibration probabilities
                    calibration_labels, # n labels
@@ -462,7 +462,7 @@ def check_lac_sets(lac_sets, # the student's n_test × K boolean set matrix
     raise ExerciseError(f"{int((got != ref.sets).sum())} entries differ from ciauto's sets: class j is in the set "
                         "of x when 1 − p_j(x) ≤ q̂.")
 
-
+# %% ../nbs/course/00_checks.ipynb #b6a8d8d1
 def check_aps_scores(aps_score_of_label, # the student's function (probabilities, labels) -> APS scores of those labels
                     ):
     "Exercise 6.3: the (non-randomised) APS score, against `ciauto.prediction_sets.aps_scores`."
@@ -508,7 +508,7 @@ def check_naive_gain(naive_gain, # the student's naive gain of the CV winner ove
     raise ExerciseError(f"naive_gain is {value:.4f}, expected {ref.apparent:.4f} (winner {ref.winner}: its mean fold "
                         f"AUC minus that of configuration {baseline}).{hint}")
 
-
+# %% ../nbs/course/00_checks.ipynb #975bbb2b
 def check_familywise(familywise, # the student's share of runs in which all k bounds hold
                      bounds, # runs × k lower bounds
                      truths, # runs × k true AUCs of the configurations the bounds are for

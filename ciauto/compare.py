@@ -12,8 +12,8 @@ from types import SimpleNamespace
 import numpy as np
 
 from ._checks import (ConfidenceInterval, check_choice, check_int, check_probability, check_same_length,
-                            cv_winner, group_codes, interval_dict, order_statistic, result_dict, result_from_dict,
-                            spawn_seeds)
+                            cv_winner, group_codes, interval_dict, order_statistic, patch_to, result_dict,
+                            result_from_dict, spawn_seeds)
 from .bbc import (_ALTERNATIVES, _bbc_iv, _check_draws, _check_predictions, _check_targets, _cv_values,
                         _draw_chunk, _ranked_task, _run_chunks, _task, _warn_below_chance)
 from .metrics import resolve_metric, roc_auc
@@ -49,39 +49,48 @@ class ComparisonResult:
     n_units: int  # the bootstrap's units: rows, groups or folds
     winner_rule: str  # the CV winner's rule: "fold_mean" or "pooled"
 
-    def __repr__(self):
-        return (f"ComparisonResult(metric={self.metric!r}, winner={self.winner} {self.winner_name!r}, baseline="
-                f"{self.baseline} {self.baseline_name!r}, apparent={self.apparent:.4f}, estimate={self.estimate:.4f}, "
-                f"ci=[{self.ci_low:.4f}, {self.ci_high:.4f}] ({100 * self.confidence_level:g}% {self.alternative}), "
-                f"pvalue={self.pvalue:.4g}, n_bootstraps={self.n_bootstraps})")
+# %% ../nbs/03b_compare.ipynb #69a85a5c
+@patch_to(ComparisonResult)
+def __repr__(self):
+    return (f"ComparisonResult(metric={self.metric!r}, winner={self.winner} {self.winner_name!r}, baseline="
+            f"{self.baseline} {self.baseline_name!r}, apparent={self.apparent:.4f}, estimate={self.estimate:.4f}, "
+            f"ci=[{self.ci_low:.4f}, {self.ci_high:.4f}] ({100 * self.confidence_level:g}% {self.alternative}), "
+            f"pvalue={self.pvalue:.4g}, n_bootstraps={self.n_bootstraps})")
 
-    @property
-    def confidence_interval(self) -> ConfidenceInterval:
-        "The interval (`low`, `high`) for the gain at `confidence_level`."
-        return ConfidenceInterval(self.ci_low, self.ci_high)
 
-    def to_dict(self) -> dict:
-        "Every field (the distribution in full), `confidence_interval` and `confidence_level`: JSON-safe."
-        return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
+@patch_to(ComparisonResult, as_prop=True)
+def confidence_interval(self) -> ConfidenceInterval:
+    "The interval (`low`, `high`) for the gain at `confidence_level`."
+    return ConfidenceInterval(self.ci_low, self.ci_high)
 
-    @classmethod
-    def from_dict(cls, d: dict # a `to_dict()` output
-                 ) -> ComparisonResult:
-        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
-        return result_from_dict(cls, d)
+# %% ../nbs/03b_compare.ipynb #1ce2ee72
+@patch_to(ComparisonResult)
+def to_dict(self) -> dict:
+    "Every field (the distribution in full), `confidence_interval` and `confidence_level`: JSON-safe."
+    return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
 
-    def to_frame(self):
-        "One row per bootstrap draw: the draw's winner and its out-of-bag gain over the baseline; a DataFrame."
-        import pandas as pd
-        return pd.DataFrame({"bootstrap": np.arange(self.n_bootstraps), "winner": self.bootstrap_winners,
-                             "gain": self.distribution})
 
-    def plot(self, ax=None, # matplotlib axes to draw on (default: a new figure)
-             bins="auto", # histogram bins, as numpy.histogram takes them
-            ):
-        "Histogram of the out-of-bag gains with the naive gain, the estimate, the interval and zero marked."
-        return _plot_gain(self, ax, bins)
+@patch_to(ComparisonResult, cls_method=True)
+def from_dict(cls, d: dict # a `to_dict()` output
+             ) -> ComparisonResult:
+    "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+    return result_from_dict(cls, d)
 
+
+@patch_to(ComparisonResult)
+def to_frame(self):
+    "One row per bootstrap draw: the draw's winner and its out-of-bag gain over the baseline; a DataFrame."
+    import pandas as pd
+    return pd.DataFrame({"bootstrap": np.arange(self.n_bootstraps), "winner": self.bootstrap_winners,
+                         "gain": self.distribution})
+
+
+@patch_to(ComparisonResult)
+def plot(self, ax=None, # matplotlib axes to draw on (default: a new figure)
+         bins="auto", # histogram bins, as numpy.histogram takes them
+        ):
+    "Histogram of the out-of-bag gains with the naive gain, the estimate, the interval and zero marked."
+    return _plot_gain(self, ax, bins)
 
 # %% ../nbs/03b_compare.ipynb #91468d24
 def _plot_gain(r, ax, bins):
@@ -117,10 +126,7 @@ def compare_to(result, # anything `bbc` takes: a CVTResult, or N×C predictions 
     quantile = options.pop("quantile", "inverted_cdf")
     run = _prepare(result, groups, n_bootstraps, confidence_level, alternative, quantile, options)
     base = _baseline_column(baseline, run)
-    if base == run.winner:
-        warnings.warn(f"the baseline {run.name(base)!r} is the CV winner itself: its naive gain is 0, and the estimate "
-                      "says what the selection's luck is worth (the re-selected winner against it, out of bag)",
-                      UserWarning, stacklevel=2)
+    _warn_if_winner(base, run)
     L, winners, redraws, defects, _, _, extra = _bootstrap(run, random_state, extra=[base])
     gains = (run.scale * (L - extra[:, 0])).astype(np.float64)  # in the metric's units
     gains.setflags(write=False)
@@ -135,6 +141,14 @@ def compare_to(result, # anything `bbc` takes: a CVTResult, or N×C predictions 
         baseline_estimate=float((run.scale * extra[:, 0]).mean()), distribution=gains,
         bootstrap_winners=run.columns[winners], metric=run.metric.name, method=run.method,
         n_bootstraps=n_bootstraps, n_redraws=int(redraws.sum()), n_units=run.n_units, winner_rule=run.winner_rule)
+
+# %% ../nbs/03b_compare.ipynb #be8a6684
+def _warn_if_winner(base, run):
+    "Warn when the baseline column is the CV winner (its naive gain is 0)."
+    if base == run.winner:
+        warnings.warn(f"the baseline {run.name(base)!r} is the CV winner itself: its naive gain is 0, and the estimate "
+                      "says what the selection's luck is worth (the re-selected winner against it, out of bag)",
+                      UserWarning, stacklevel=3)
 
 # %% ../nbs/03b_compare.ipynb #5eb4fda7
 _OPTIONS = ("y", "folds", "metric", "method", "winner_rule", "max_redraws", "pos_label", "n_jobs", "progress")
@@ -164,7 +178,7 @@ def _prepare(result, groups, n_bootstraps, confidence_level, alternative, quanti
         progress=a.progress and a.method == "pooled",
         column=lambda c: int(a.columns[c]), name=lambda c: _column_name(a.names, int(a.columns[c])))
 
-
+# %% ../nbs/03b_compare.ipynb #d0f4b306
 def _column_name(names, c: int) -> str:
     return names[c] if names and c < len(names) else str(c)
 
@@ -198,7 +212,7 @@ def _baseline_column(baseline, run) -> int:
                          "prediction for every row, so it cannot be compared")
     return int(where[0])
 
-
+# %% ../nbs/03b_compare.ipynb #eaec2793
 def _difference_interval(gains, run, confidence_level, alternative, quantile):
     """Order statistics of the gains on the performance scale (sign·G), mapped back; the open end of a one-sided
     interval is the largest possible gain, the metric's span (upper − lower)."""
@@ -248,58 +262,68 @@ class TopKResult:
     n_units: int  # the bootstrap's units: rows, groups or folds
     winner_rule: str  # the CV ranking's rule: "fold_mean" or "pooled"
 
-    def __repr__(self):
-        shown = ", ".join(f"{n}: {b:.4f}" for n, b in zip(self.names[:5], self.lower[:5]))
-        return (f"TopKResult(metric={self.metric!r}, k={self.k}, {100 * self.confidence_level:g}% simultaneous bounds "
-                f"[{shown}{', …' if self.k > 5 else ''}], n_bootstraps={self.n_bootstraps})")
+# %% ../nbs/03b_compare.ipynb #235ec64d
+@patch_to(TopKResult)
+def __repr__(self):
+    shown = ", ".join(f"{n}: {b:.4f}" for n, b in zip(self.names[:5], self.lower[:5]))
+    return (f"TopKResult(metric={self.metric!r}, k={self.k}, {100 * self.confidence_level:g}% simultaneous bounds "
+            f"[{shown}{', …' if self.k > 5 else ''}], n_bootstraps={self.n_bootstraps})")
 
-    @property
-    def confidence_interval(self) -> ConfidenceInterval:
-        "The k intervals: `low` and `high` are arrays (a score's upper ends are the metric's maximum)."
-        return ConfidenceInterval(self.ci_low, self.ci_high)
 
-    def to_dict(self) -> dict:
-        "Every field (the distribution in full), `confidence_interval` and `confidence_level`: JSON-safe."
-        return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
+@patch_to(TopKResult, as_prop=True)
+def confidence_interval(self) -> ConfidenceInterval:
+    "The k intervals: `low` and `high` are arrays (a score's upper ends are the metric's maximum)."
+    return ConfidenceInterval(self.ci_low, self.ci_high)
 
-    @classmethod
-    def from_dict(cls, d: dict # a `to_dict()` output
-                 ) -> TopKResult:
-        "The result back from `to_dict()`: the package's one rule, `result_from_dict` (the names back to a tuple)."
-        return result_from_dict(cls, {**d, "names": tuple(d["names"])})
+# %% ../nbs/03b_compare.ipynb #9fba0962
+@patch_to(TopKResult)
+def to_dict(self) -> dict:
+    "Every field (the distribution in full), `confidence_interval` and `confidence_level`: JSON-safe."
+    return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
 
-    def to_frame(self):
-        "One row per rank: the configuration, its CV value, its estimate and its simultaneous bound; a DataFrame."
-        import pandas as pd
-        return pd.DataFrame({"rank": np.arange(1, self.k + 1), "configuration": self.configurations,
-                             "name": list(self.names), "apparent": self.apparent, "estimate": self.estimates,
-                             "low": self.ci_low, "high": self.ci_high})
 
-    def plot(self, ax=None, # matplotlib axes to draw on (default: a new figure)
-            ):
-        "The k intervals, rank 1 on top, with the CV values (optimistic) and the estimates marked."
-        import matplotlib.pyplot as plt
-        if ax is None:
-            _, ax = plt.subplots(figsize=(8, 0.9 + 0.4 * self.k))
-        rows = np.arange(self.k)[::-1]
-        # an unbounded metric (a benchmark's mean_score) has open ends at ±inf: drawn to just past the points, with an arrow
-        seen = np.concatenate([v[np.isfinite(v)] for v in (self.lower, self.estimates, self.apparent)])
-        pad = 0.1 * max(float(np.ptp(seen)), 1e-3)
-        low = np.where(np.isfinite(self.ci_low), self.ci_low, seen.min() - pad)
-        high = np.where(np.isfinite(self.ci_high), self.ci_high, seen.max() + pad)
-        ax.hlines(rows, low, high, color="tab:blue", lw=6, alpha=0.35,
-                  label=f"{100 * self.confidence_level:g}% simultaneous")
-        for ends, marker in ((self.ci_high, ">"), (self.ci_low, "<")):
-            open_ = ~np.isfinite(ends)
-            if open_.any():
-                ax.plot(np.where(ends > 0, high, low)[open_], rows[open_], marker, color="tab:blue", alpha=0.6)
-        ax.plot(self.estimates, rows, "ko", label="estimate")
-        ax.plot(self.apparent, rows, "x", color="tab:red", label="CV value")
-        ax.set_yticks(rows, [f"{j + 1}. {n}" for j, n in enumerate(self.names)])
-        ax.set(xlabel=self.metric, title=f"top {self.k} by CV, B = {self.n_bootstraps}")
-        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
-        ax.figure.tight_layout()
-        return ax
+@patch_to(TopKResult, cls_method=True)
+def from_dict(cls, d: dict # a `to_dict()` output
+             ) -> TopKResult:
+    "The result back from `to_dict()`: the package's one rule, `result_from_dict` (the names back to a tuple)."
+    return result_from_dict(cls, {**d, "names": tuple(d["names"])})
+
+
+@patch_to(TopKResult)
+def to_frame(self):
+    "One row per rank: the configuration, its CV value, its estimate and its simultaneous bound; a DataFrame."
+    import pandas as pd
+    return pd.DataFrame({"rank": np.arange(1, self.k + 1), "configuration": self.configurations,
+                         "name": list(self.names), "apparent": self.apparent, "estimate": self.estimates,
+                         "low": self.ci_low, "high": self.ci_high})
+
+# %% ../nbs/03b_compare.ipynb #c85d2431
+@patch_to(TopKResult)
+def plot(self, ax=None, # matplotlib axes to draw on (default: a new figure)
+        ):
+    "The k intervals, rank 1 on top, with the CV values (optimistic) and the estimates marked."
+    import matplotlib.pyplot as plt
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 0.9 + 0.4 * self.k))
+    rows = np.arange(self.k)[::-1]
+    # an unbounded metric (a benchmark's mean_score) has open ends at ±inf: drawn to just past the points, with an arrow
+    seen = np.concatenate([v[np.isfinite(v)] for v in (self.lower, self.estimates, self.apparent)])
+    pad = 0.1 * max(float(np.ptp(seen)), 1e-3)
+    low = np.where(np.isfinite(self.ci_low), self.ci_low, seen.min() - pad)
+    high = np.where(np.isfinite(self.ci_high), self.ci_high, seen.max() + pad)
+    ax.hlines(rows, low, high, color="tab:blue", lw=6, alpha=0.35,
+              label=f"{100 * self.confidence_level:g}% simultaneous")
+    for ends, marker in ((self.ci_high, ">"), (self.ci_low, "<")):
+        open_ = ~np.isfinite(ends)
+        if open_.any():
+            ax.plot(np.where(ends > 0, high, low)[open_], rows[open_], marker, color="tab:blue", alpha=0.6)
+    ax.plot(self.estimates, rows, "ko", label="estimate")
+    ax.plot(self.apparent, rows, "x", color="tab:red", label="CV value")
+    ax.set_yticks(rows, [f"{j + 1}. {n}" for j, n in enumerate(self.names)])
+    ax.set(xlabel=self.metric, title=f"top {self.k} by CV, B = {self.n_bootstraps}")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
+    ax.figure.tight_layout()
+    return ax
 
 # %% ../nbs/03b_compare.ipynb #877fd17b
 def top_k(result, # anything `bbc` takes: a CVTResult, or N×C predictions with `y=` (and `folds=`)
@@ -371,46 +395,56 @@ class PairedDifferenceResult:
     n_bootstraps: int  # B (0 for DeLong)
     distribution: np.ndarray  # the B bootstrap differences in draw order (empty for DeLong)
 
-    def __repr__(self):
-        return (f"PairedDifferenceResult(method={self.method!r}, metric={self.metric!r}, estimate={self.estimate:.4f}, "
-                f"ci=[{self.ci_low:.4f}, {self.ci_high:.4f}] ({100 * self.confidence_level:g}% {self.alternative}), "
-                f"pvalue={self.pvalue:.4g})")
+# %% ../nbs/03b_compare.ipynb #c8adb88c
+@patch_to(PairedDifferenceResult)
+def __repr__(self):
+    return (f"PairedDifferenceResult(method={self.method!r}, metric={self.metric!r}, estimate={self.estimate:.4f}, "
+            f"ci=[{self.ci_low:.4f}, {self.ci_high:.4f}] ({100 * self.confidence_level:g}% {self.alternative}), "
+            f"pvalue={self.pvalue:.4g})")
 
-    @property
-    def confidence_interval(self) -> ConfidenceInterval:
-        "The interval (`low`, `high`) for θ_A − θ_B at `confidence_level`."
-        return ConfidenceInterval(self.ci_low, self.ci_high)
 
-    def to_dict(self) -> dict:
-        "Every field, `confidence_interval` and `confidence_level`: JSON-safe."
-        return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
+@patch_to(PairedDifferenceResult, as_prop=True)
+def confidence_interval(self) -> ConfidenceInterval:
+    "The interval (`low`, `high`) for θ_A − θ_B at `confidence_level`."
+    return ConfidenceInterval(self.ci_low, self.ci_high)
 
-    @classmethod
-    def from_dict(cls, d: dict # a `to_dict()` output
-                 ) -> PairedDifferenceResult:
-        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
-        return result_from_dict(cls, d)
+# %% ../nbs/03b_compare.ipynb #f574b026
+@patch_to(PairedDifferenceResult)
+def to_dict(self) -> dict:
+    "Every field, `confidence_interval` and `confidence_level`: JSON-safe."
+    return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
 
-    def to_frame(self):
-        "One row: the two values, the difference, its interval and p-value; a DataFrame."
-        import pandas as pd
-        return pd.DataFrame([{"value_a": self.value_a, "value_b": self.value_b, "estimate": self.estimate,
-                              "low": self.ci_low, "high": self.ci_high, "pvalue": self.pvalue, "method": self.method}])
 
-    def plot(self, ax=None, # matplotlib axes to draw on (default: a new figure)
-            ):
-        "The difference and its interval, with zero marked."
-        import matplotlib.pyplot as plt
-        if ax is None:
-            _, ax = plt.subplots(figsize=(7, 1.6))
-        low, high = max(self.ci_low, -1e3), min(self.ci_high, 1e3)
-        ax.hlines(0, low, high, color="tab:blue", lw=6, alpha=0.35, label=f"{100 * self.confidence_level:g}% CI")
-        ax.plot([self.estimate], [0], "ko", label=f"A − B = {self.estimate:.3f}")
-        ax.axvline(0, color="0.3", ls=":", lw=1)
-        ax.set(yticks=[], xlabel=f"{self.metric}: A − B ({self.method}, p = {self.pvalue:.3g})")
-        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
-        ax.figure.tight_layout()
-        return ax
+@patch_to(PairedDifferenceResult, cls_method=True)
+def from_dict(cls, d: dict # a `to_dict()` output
+             ) -> PairedDifferenceResult:
+    "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+    return result_from_dict(cls, d)
+
+
+@patch_to(PairedDifferenceResult)
+def to_frame(self):
+    "One row: the two values, the difference, its interval and p-value; a DataFrame."
+    import pandas as pd
+    return pd.DataFrame([{"value_a": self.value_a, "value_b": self.value_b, "estimate": self.estimate,
+                          "low": self.ci_low, "high": self.ci_high, "pvalue": self.pvalue, "method": self.method}])
+
+# %% ../nbs/03b_compare.ipynb #2ed8c98d
+@patch_to(PairedDifferenceResult)
+def plot(self, ax=None, # matplotlib axes to draw on (default: a new figure)
+        ):
+    "The difference and its interval, with zero marked."
+    import matplotlib.pyplot as plt
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 1.6))
+    low, high = max(self.ci_low, -1e3), min(self.ci_high, 1e3)
+    ax.hlines(0, low, high, color="tab:blue", lw=6, alpha=0.35, label=f"{100 * self.confidence_level:g}% CI")
+    ax.plot([self.estimate], [0], "ko", label=f"A − B = {self.estimate:.3f}")
+    ax.axvline(0, color="0.3", ls=":", lw=1)
+    ax.set(yticks=[], xlabel=f"{self.metric}: A − B ({self.method}, p = {self.pvalue:.3g})")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
+    ax.figure.tight_layout()
+    return ax
 
 # %% ../nbs/03b_compare.ipynb #e9b07154
 def paired_difference(y, # true labels (or targets), one per row
@@ -432,6 +466,17 @@ def paired_difference(y, # true labels (or targets), one per row
     check_choice(alternative, "alternative", _ALTERNATIVES)
     confidence_level = check_probability(confidence_level, "confidence_level")
     metric = resolve_metric(metric)
+    target, predictions, codes, classes = _paired_inputs(y, scores_a, scores_b, metric, pos_label)
+    if method == "delong":
+        if metric.func is not roc_auc:
+            raise ValueError(f"method='delong' is for metric='roc_auc', got {metric.name!r}; use method='bootstrap'")
+        return _delong_difference(target, predictions, alternative, confidence_level)
+    return _bootstrap_difference(target, predictions, codes, classes, metric, alternative, confidence_level,
+                                 n_bootstraps, random_state, groups, quantile)
+
+# %% ../nbs/03b_compare.ipynb #c144fffc
+def _paired_inputs(y, scores_a, scores_b, metric, pos_label):
+    "(targets, n × 2 predictions, class codes, classes) of two models scored on the same rows, checked."
     a, b = (np.asarray(s) for s in (scores_a, scores_b))
     if a.ndim != 1 or b.ndim != 1:
         raise ValueError(f"scores_a and scores_b must be 1-D (one prediction per row), got shapes {a.shape} and {b.shape}")
@@ -440,12 +485,7 @@ def paired_difference(y, # true labels (or targets), one per row
     predictions = _check_predictions(np.column_stack([a, b]), metric)
     target, codes, classes = _check_targets(y, metric, predictions, pos_label)
     check_same_length(scores_a=predictions, y=target)
-    if method == "delong":
-        if metric.func is not roc_auc:
-            raise ValueError(f"method='delong' is for metric='roc_auc', got {metric.name!r}; use method='bootstrap'")
-        return _delong_difference(target, predictions, alternative, confidence_level)
-    return _bootstrap_difference(target, predictions, codes, classes, metric, alternative, confidence_level,
-                                 n_bootstraps, random_state, groups, quantile)
+    return target, predictions, codes, classes
 
 # %% ../nbs/03b_compare.ipynb #9e224b53
 def _normal_interval(estimate, se, confidence_level, alternative, span):
@@ -463,7 +503,7 @@ def _normal_interval(estimate, se, confidence_level, alternative, span):
     p = 1.0 if se == 0 and estimate == 0 else p
     return float(max(low, -span)), float(min(high, span)), float(p)
 
-
+# %% ../nbs/03b_compare.ipynb #c1ed7d3d
 def _delong_difference(y, predictions, alternative, confidence_level):
     "DeLong's paired AUC difference from the placement values of both models."
     from ciauto.intervals import delong_placements
@@ -479,7 +519,7 @@ def _delong_difference(y, predictions, alternative, confidence_level):
                                   confidence_level=confidence_level, alternative=alternative, method="delong",
                                   metric="roc_auc", n_bootstraps=0, distribution=np.zeros(0))
 
-
+# %% ../nbs/03b_compare.ipynb #e2544f89
 def _bootstrap_difference(y, predictions, codes, classes, metric, alternative, confidence_level, n_bootstraps,
                           random_state, groups, quantile):
     "The paired bootstrap on bbc's draws: both models scored with the same multiplicities."
@@ -493,12 +533,7 @@ def _bootstrap_difference(y, predictions, codes, classes, metric, alternative, c
     if (defects != -1).any():
         raise ValueError("paired bootstrap: 1001 draws in a row lacked a class in-bag or out-of-bag; give every "
                          "class more rows (or groups)")
-    diffs = np.empty(n_bootstraps)
-    for i, w in enumerate(counts):
-        inbag = w > 0
-        weights = w[inbag].astype(np.float64)
-        diffs[i] = (metric(y[inbag], predictions[inbag, 0], sample_weight=weights)
-                    - metric(y[inbag], predictions[inbag, 1], sample_weight=weights))
+    diffs = _paired_draws(y, predictions, counts, metric)
     sign = 1.0 if metric.greater_is_better else -1.0
     run = SimpleNamespace(sign=sign, metric=metric)
     low, high = _difference_interval(diffs, run, confidence_level, alternative, quantile)
@@ -510,3 +545,14 @@ def _bootstrap_difference(y, predictions, codes, classes, metric, alternative, c
                                   value_a=float(value_a), value_b=float(value_b), confidence_level=confidence_level,
                                   alternative=alternative, method="bootstrap", metric=metric.name,
                                   n_bootstraps=n_bootstraps, distribution=diffs)
+
+# %% ../nbs/03b_compare.ipynb #d420dbf1
+def _paired_draws(y, predictions, counts, metric):
+    "θ_A − θ_B in every draw (a row of the multiplicities `counts`), both models scored on the same in-bag rows."
+    diffs = np.empty(len(counts))
+    for i, w in enumerate(counts):
+        inbag = w > 0
+        weights = w[inbag].astype(np.float64)
+        diffs[i] = (metric(y[inbag], predictions[inbag, 0], sample_weight=weights)
+                    - metric(y[inbag], predictions[inbag, 1], sample_weight=weights))
+    return diffs
