@@ -39,7 +39,7 @@ EXPECTED_SECONDS = {
     "nbs/02_cvt.ipynb::02_cvt": 79, "nbs/tutorials/reproducing_the_study.ipynb::reproducing_the_study": 63,
     "tests/test_bench.py::test_bench_quick[cvt]": 50, "nbs/06c_study_experiments.ipynb::06c_study_experiments": 44,
     "nbs/03b_compare.ipynb::03b_compare": 39, "tests/test_docs.py::test_nbdev_proc_nbs_succeeds_on_every_notebook": 37,
-    "tests/test_bench.py::test_limits_quick_reproduces_ciauto": 37, "nbs/09_cli.ipynb::09_cli": 30,
+    "tests/test_bench.py::test_limits_quick_reproduces_ciauto": 37, "nbs/10_cli.ipynb::10_cli": 30,
     "nbs/08c_subgroups_search.ipynb::08c_subgroups_search": 25,
     "nbs/08b_subgroups_results.ipynb::08b_subgroups_results": 24,
     "nbs/tutorials/your_own_search.ipynb::your_own_search": 22,
