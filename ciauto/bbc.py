@@ -652,247 +652,87 @@ def _lane_pr_areas(packed, lanes, total_pos, trapezoid, out):
         for d in range(m):
             out[c, d] = (0.5 * area[d] if trapezoid else area[d]) / total_pos[d]
 
+# %% ../nbs/03_bbc.ipynb #9af24fc8
+@njit(inline="always")
+def _pr_lane_start():
+    "A lane's state before a column: tp, fp, area, the previous tp and precision, the open block's pos and neg weight."
+    return 0.0, 0.0, 0.0, 0.0, 1.0, np.int64(0), np.int64(0)
+
+# %% ../nbs/03_bbc.ipynb #3f0accc9
+@njit(inline="always")
+def _pr_add(lane, weight, positive):
+    "A row of this lane's `weight` into its open tie block."
+    tp, fp, ar, ptp, pp, bp, bn = lane
+    w = np.int64(weight)
+    return tp, fp, ar, ptp, pp, bp + w * positive, bn + w * (1 - positive)
+
+# %% ../nbs/03_bbc.ipynb #78536f0a
+@njit(inline="always")
+def _pr_flush(lane, previous):
+    "The lane's block closed: its point added to the area as `_sorted_pr_area` adds it."
+    tp, fp, ar, ptp, pp, bp, bn = lane
+    tp += bp
+    fp += bn
+    precision = tp / max(tp + fp, 1.0)
+    ar += (tp - ptp) * (precision + previous * pp)
+    return tp, fp, ar, tp, precision if bp + bn > 0 else pp, np.int64(0), np.int64(0)
+
 # %% ../nbs/03_bbc.ipynb #d7e3f7a3
 @njit(cache=True, nogil=True, error_model="numpy")
 def _lane_pr_areas16(packed, lanes, total_pos, trapezoid, out):
-    """`_lane_pr_areas` for exactly 16 lanes, written out: one scalar per draw and quantity (tp0 … tp15 and so
-    on), so that LLVM's SLP vectoriser packs the 16 draws into vector registers. Compile it only through
-    `_pr_lanes16` (the switch); every lane does `_sorted_pr_area`'s float operations in its order."""
+    """`_lane_pr_areas` for exactly 16 lanes, written out: one state tuple per draw (`_pr_lane_start`), so that LLVM's
+    SLP vectoriser packs the 16 draws into vector registers. Compile it only through `_pr_lanes16` (the switch);
+    every lane does `_sorted_pr_area`'s float operations in its order."""
     n_cfg, n = packed.shape
     previous = 1.0 if trapezoid else 0.0
     for c in range(n_cfg):
-        tp0 = fp0 = ar0 = ptp0 = 0.0
-        pp0 = 1.0
-        bp0 = bn0 = np.int64(0)
-        tp1 = fp1 = ar1 = ptp1 = 0.0
-        pp1 = 1.0
-        bp1 = bn1 = np.int64(0)
-        tp2 = fp2 = ar2 = ptp2 = 0.0
-        pp2 = 1.0
-        bp2 = bn2 = np.int64(0)
-        tp3 = fp3 = ar3 = ptp3 = 0.0
-        pp3 = 1.0
-        bp3 = bn3 = np.int64(0)
-        tp4 = fp4 = ar4 = ptp4 = 0.0
-        pp4 = 1.0
-        bp4 = bn4 = np.int64(0)
-        tp5 = fp5 = ar5 = ptp5 = 0.0
-        pp5 = 1.0
-        bp5 = bn5 = np.int64(0)
-        tp6 = fp6 = ar6 = ptp6 = 0.0
-        pp6 = 1.0
-        bp6 = bn6 = np.int64(0)
-        tp7 = fp7 = ar7 = ptp7 = 0.0
-        pp7 = 1.0
-        bp7 = bn7 = np.int64(0)
-        tp8 = fp8 = ar8 = ptp8 = 0.0
-        pp8 = 1.0
-        bp8 = bn8 = np.int64(0)
-        tp9 = fp9 = ar9 = ptp9 = 0.0
-        pp9 = 1.0
-        bp9 = bn9 = np.int64(0)
-        tp10 = fp10 = ar10 = ptp10 = 0.0
-        pp10 = 1.0
-        bp10 = bn10 = np.int64(0)
-        tp11 = fp11 = ar11 = ptp11 = 0.0
-        pp11 = 1.0
-        bp11 = bn11 = np.int64(0)
-        tp12 = fp12 = ar12 = ptp12 = 0.0
-        pp12 = 1.0
-        bp12 = bn12 = np.int64(0)
-        tp13 = fp13 = ar13 = ptp13 = 0.0
-        pp13 = 1.0
-        bp13 = bn13 = np.int64(0)
-        tp14 = fp14 = ar14 = ptp14 = 0.0
-        pp14 = 1.0
-        bp14 = bn14 = np.int64(0)
-        tp15 = fp15 = ar15 = ptp15 = 0.0
-        pp15 = 1.0
-        bp15 = bn15 = np.int64(0)
+        s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = _pr_lane_start()
+        s8 = s9 = s10 = s11 = s12 = s13 = s14 = s15 = _pr_lane_start()
         for k in range(n - 1, -1, -1):
             word = packed[c, k]
             positive = np.int64(word & np.uint32(1))
             weights = lanes[np.int64(word >> np.uint32(2))]
-            w = np.int64(weights[0])
-            bp0 += w * positive
-            bn0 += w * (1 - positive)
-            w = np.int64(weights[1])
-            bp1 += w * positive
-            bn1 += w * (1 - positive)
-            w = np.int64(weights[2])
-            bp2 += w * positive
-            bn2 += w * (1 - positive)
-            w = np.int64(weights[3])
-            bp3 += w * positive
-            bn3 += w * (1 - positive)
-            w = np.int64(weights[4])
-            bp4 += w * positive
-            bn4 += w * (1 - positive)
-            w = np.int64(weights[5])
-            bp5 += w * positive
-            bn5 += w * (1 - positive)
-            w = np.int64(weights[6])
-            bp6 += w * positive
-            bn6 += w * (1 - positive)
-            w = np.int64(weights[7])
-            bp7 += w * positive
-            bn7 += w * (1 - positive)
-            w = np.int64(weights[8])
-            bp8 += w * positive
-            bn8 += w * (1 - positive)
-            w = np.int64(weights[9])
-            bp9 += w * positive
-            bn9 += w * (1 - positive)
-            w = np.int64(weights[10])
-            bp10 += w * positive
-            bn10 += w * (1 - positive)
-            w = np.int64(weights[11])
-            bp11 += w * positive
-            bn11 += w * (1 - positive)
-            w = np.int64(weights[12])
-            bp12 += w * positive
-            bn12 += w * (1 - positive)
-            w = np.int64(weights[13])
-            bp13 += w * positive
-            bn13 += w * (1 - positive)
-            w = np.int64(weights[14])
-            bp14 += w * positive
-            bn14 += w * (1 - positive)
-            w = np.int64(weights[15])
-            bp15 += w * positive
-            bn15 += w * (1 - positive)
+            s0 = _pr_add(s0, weights[0], positive)
+            s1 = _pr_add(s1, weights[1], positive)
+            s2 = _pr_add(s2, weights[2], positive)
+            s3 = _pr_add(s3, weights[3], positive)
+            s4 = _pr_add(s4, weights[4], positive)
+            s5 = _pr_add(s5, weights[5], positive)
+            s6 = _pr_add(s6, weights[6], positive)
+            s7 = _pr_add(s7, weights[7], positive)
+            s8 = _pr_add(s8, weights[8], positive)
+            s9 = _pr_add(s9, weights[9], positive)
+            s10 = _pr_add(s10, weights[10], positive)
+            s11 = _pr_add(s11, weights[11], positive)
+            s12 = _pr_add(s12, weights[12], positive)
+            s13 = _pr_add(s13, weights[13], positive)
+            s14 = _pr_add(s14, weights[14], positive)
+            s15 = _pr_add(s15, weights[15], positive)
             if (word & np.uint32(2)) == 0 and k > 0:
                 continue  # row k ties with row k−1: the block goes on
-            tp0 += bp0
-            fp0 += bn0
-            precision = tp0 / max(tp0 + fp0, 1.0)
-            ar0 += (tp0 - ptp0) * (precision + previous * pp0)
-            ptp0 = tp0
-            pp0 = precision if bp0 + bn0 > 0 else pp0
-            bp0 = bn0 = 0
-            tp1 += bp1
-            fp1 += bn1
-            precision = tp1 / max(tp1 + fp1, 1.0)
-            ar1 += (tp1 - ptp1) * (precision + previous * pp1)
-            ptp1 = tp1
-            pp1 = precision if bp1 + bn1 > 0 else pp1
-            bp1 = bn1 = 0
-            tp2 += bp2
-            fp2 += bn2
-            precision = tp2 / max(tp2 + fp2, 1.0)
-            ar2 += (tp2 - ptp2) * (precision + previous * pp2)
-            ptp2 = tp2
-            pp2 = precision if bp2 + bn2 > 0 else pp2
-            bp2 = bn2 = 0
-            tp3 += bp3
-            fp3 += bn3
-            precision = tp3 / max(tp3 + fp3, 1.0)
-            ar3 += (tp3 - ptp3) * (precision + previous * pp3)
-            ptp3 = tp3
-            pp3 = precision if bp3 + bn3 > 0 else pp3
-            bp3 = bn3 = 0
-            tp4 += bp4
-            fp4 += bn4
-            precision = tp4 / max(tp4 + fp4, 1.0)
-            ar4 += (tp4 - ptp4) * (precision + previous * pp4)
-            ptp4 = tp4
-            pp4 = precision if bp4 + bn4 > 0 else pp4
-            bp4 = bn4 = 0
-            tp5 += bp5
-            fp5 += bn5
-            precision = tp5 / max(tp5 + fp5, 1.0)
-            ar5 += (tp5 - ptp5) * (precision + previous * pp5)
-            ptp5 = tp5
-            pp5 = precision if bp5 + bn5 > 0 else pp5
-            bp5 = bn5 = 0
-            tp6 += bp6
-            fp6 += bn6
-            precision = tp6 / max(tp6 + fp6, 1.0)
-            ar6 += (tp6 - ptp6) * (precision + previous * pp6)
-            ptp6 = tp6
-            pp6 = precision if bp6 + bn6 > 0 else pp6
-            bp6 = bn6 = 0
-            tp7 += bp7
-            fp7 += bn7
-            precision = tp7 / max(tp7 + fp7, 1.0)
-            ar7 += (tp7 - ptp7) * (precision + previous * pp7)
-            ptp7 = tp7
-            pp7 = precision if bp7 + bn7 > 0 else pp7
-            bp7 = bn7 = 0
-            tp8 += bp8
-            fp8 += bn8
-            precision = tp8 / max(tp8 + fp8, 1.0)
-            ar8 += (tp8 - ptp8) * (precision + previous * pp8)
-            ptp8 = tp8
-            pp8 = precision if bp8 + bn8 > 0 else pp8
-            bp8 = bn8 = 0
-            tp9 += bp9
-            fp9 += bn9
-            precision = tp9 / max(tp9 + fp9, 1.0)
-            ar9 += (tp9 - ptp9) * (precision + previous * pp9)
-            ptp9 = tp9
-            pp9 = precision if bp9 + bn9 > 0 else pp9
-            bp9 = bn9 = 0
-            tp10 += bp10
-            fp10 += bn10
-            precision = tp10 / max(tp10 + fp10, 1.0)
-            ar10 += (tp10 - ptp10) * (precision + previous * pp10)
-            ptp10 = tp10
-            pp10 = precision if bp10 + bn10 > 0 else pp10
-            bp10 = bn10 = 0
-            tp11 += bp11
-            fp11 += bn11
-            precision = tp11 / max(tp11 + fp11, 1.0)
-            ar11 += (tp11 - ptp11) * (precision + previous * pp11)
-            ptp11 = tp11
-            pp11 = precision if bp11 + bn11 > 0 else pp11
-            bp11 = bn11 = 0
-            tp12 += bp12
-            fp12 += bn12
-            precision = tp12 / max(tp12 + fp12, 1.0)
-            ar12 += (tp12 - ptp12) * (precision + previous * pp12)
-            ptp12 = tp12
-            pp12 = precision if bp12 + bn12 > 0 else pp12
-            bp12 = bn12 = 0
-            tp13 += bp13
-            fp13 += bn13
-            precision = tp13 / max(tp13 + fp13, 1.0)
-            ar13 += (tp13 - ptp13) * (precision + previous * pp13)
-            ptp13 = tp13
-            pp13 = precision if bp13 + bn13 > 0 else pp13
-            bp13 = bn13 = 0
-            tp14 += bp14
-            fp14 += bn14
-            precision = tp14 / max(tp14 + fp14, 1.0)
-            ar14 += (tp14 - ptp14) * (precision + previous * pp14)
-            ptp14 = tp14
-            pp14 = precision if bp14 + bn14 > 0 else pp14
-            bp14 = bn14 = 0
-            tp15 += bp15
-            fp15 += bn15
-            precision = tp15 / max(tp15 + fp15, 1.0)
-            ar15 += (tp15 - ptp15) * (precision + previous * pp15)
-            ptp15 = tp15
-            pp15 = precision if bp15 + bn15 > 0 else pp15
-            bp15 = bn15 = 0
-        out[c, 0] = (0.5 * ar0 if trapezoid else ar0) / total_pos[0]
-        out[c, 1] = (0.5 * ar1 if trapezoid else ar1) / total_pos[1]
-        out[c, 2] = (0.5 * ar2 if trapezoid else ar2) / total_pos[2]
-        out[c, 3] = (0.5 * ar3 if trapezoid else ar3) / total_pos[3]
-        out[c, 4] = (0.5 * ar4 if trapezoid else ar4) / total_pos[4]
-        out[c, 5] = (0.5 * ar5 if trapezoid else ar5) / total_pos[5]
-        out[c, 6] = (0.5 * ar6 if trapezoid else ar6) / total_pos[6]
-        out[c, 7] = (0.5 * ar7 if trapezoid else ar7) / total_pos[7]
-        out[c, 8] = (0.5 * ar8 if trapezoid else ar8) / total_pos[8]
-        out[c, 9] = (0.5 * ar9 if trapezoid else ar9) / total_pos[9]
-        out[c, 10] = (0.5 * ar10 if trapezoid else ar10) / total_pos[10]
-        out[c, 11] = (0.5 * ar11 if trapezoid else ar11) / total_pos[11]
-        out[c, 12] = (0.5 * ar12 if trapezoid else ar12) / total_pos[12]
-        out[c, 13] = (0.5 * ar13 if trapezoid else ar13) / total_pos[13]
-        out[c, 14] = (0.5 * ar14 if trapezoid else ar14) / total_pos[14]
-        out[c, 15] = (0.5 * ar15 if trapezoid else ar15) / total_pos[15]
+            s0 = _pr_flush(s0, previous)
+            s1 = _pr_flush(s1, previous)
+            s2 = _pr_flush(s2, previous)
+            s3 = _pr_flush(s3, previous)
+            s4 = _pr_flush(s4, previous)
+            s5 = _pr_flush(s5, previous)
+            s6 = _pr_flush(s6, previous)
+            s7 = _pr_flush(s7, previous)
+            s8 = _pr_flush(s8, previous)
+            s9 = _pr_flush(s9, previous)
+            s10 = _pr_flush(s10, previous)
+            s11 = _pr_flush(s11, previous)
+            s12 = _pr_flush(s12, previous)
+            s13 = _pr_flush(s13, previous)
+            s14 = _pr_flush(s14, previous)
+            s15 = _pr_flush(s15, previous)
+        areas = (  # the 16 areas as one tuple: a loop of 16, outside the hot loop
+            s0[2], s1[2], s2[2], s3[2], s4[2], s5[2], s6[2], s7[2], s8[2], s9[2], s10[2], s11[2], s12[2],
+            s13[2], s14[2], s15[2])
+        for d in range(16):
+            out[c, d] = (0.5 * areas[d] if trapezoid else areas[d]) / total_pos[d]
 
-
+# %% ../nbs/03_bbc.ipynb #dc7370f6
 _PR_LANES16_SIGNATURE = "void(uint32[:, ::1], uint8[:, ::1], float64[::1], boolean, float64[:, ::1])"  # as bbc calls it
 
 
