@@ -300,7 +300,59 @@ def _draw_lanes(seeds, start, labels, units, max_redraws, lane_max, redraws, def
         fits = fits and total < 2**31
     return usable, fits
 
+# %% ../nbs/03_bbc.ipynb #62b64b1d
+@njit(cache=True, nogil=True)
+def _lane_scratch(units, n, m):
+    "(rows, unit_counts, counts, lanes, out_sizes, in_class, out_class, oob) for m draws of n rows over `units`."
+    n_units = units.max() + 1
+    return (np.empty(n_units, np.int64), np.zeros(n_units, np.int64), np.zeros((m, n), np.int64),
+            np.zeros((n, m), np.uint8), np.zeros((m, 2), np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64),
+            np.empty(n, np.int64))
 
+# %% ../nbs/03_bbc.ipynb #383b942d
+@njit(cache=True, nogil=True)
+def _oob_indicator(counts, oob):
+    "oob[i] = 1 where counts[i] == 0, else 0."
+    for i in range(counts.shape[0]):
+        oob[i] = 1 if counts[i] == 0 else 0
+
+# %% ../nbs/03_bbc.ipynb #eb759710
+@njit(cache=True, nogil=True)
+def _auc_table(packed, lanes, counts, usable, fits, untied, table):
+    "The in-bag credits of the block's `usable` draws into table[:, :usable] (C×m int64)."
+    if not fits:  # a multiplicity above a lane's range: the same integers, one draw at a time
+        for d in range(usable):
+            for c in range(packed.shape[0]):
+                table[c, d] = _sorted_credit(packed[c], counts[d])
+    elif untied:
+        _lane_credits_untied(packed, lanes, table)
+    else:
+        _lane_credits(packed, lanes, table)
+
+# %% ../nbs/03_bbc.ipynb #b554ec63
+@njit(cache=True, nogil=True)
+def _auc_draw_outputs(b, credit, packed, counts, out_size, credits, taken, oob, top, extra, outputs):
+    """Draw b's entries of `outputs` (`_chunk_outputs`'s seven arrays) from `credit` (its C in-bag credits), `counts`
+    (its multiplicities) and `out_size` (its out-of-bag negatives and positives); `credits`, `taken`, `oob` scratch."""
+    L, winners, _, _, ranks, rank_values, extra_values = outputs
+    best_c = 0
+    for c in range(credit.shape[0]):
+        credits[c] = credit[c]
+        if credit[c] > credit[best_c]:
+            best_c = c
+    winners[b] = best_c
+    _oob_indicator(counts, oob)
+    pairs = 2.0 * out_size[0] * out_size[1]
+    L[b] = _sorted_credit(packed[best_c], oob) / pairs
+    if top > 0:
+        _top_columns(credits, taken, ranks[b])
+        for j in range(top):
+            c = ranks[b, j]
+            rank_values[b, j] = L[b] if c == best_c else _sorted_credit(packed[c], oob) / pairs
+    for j in range(extra.shape[0]):
+        extra_values[b, j] = _sorted_credit(packed[extra[j]], oob) / pairs
+
+# %% ../nbs/03_bbc.ipynb #54faeb44
 @njit(cache=True, nogil=True)
 def _pooled_auc_draws(seeds, packed, labels, units, max_redraws, untied, lane_max, top, extra):
     """BBC with binary ROC AUC for the bootstraps with these seeds: (L, winners, redraws, defects, ranks, their
@@ -311,55 +363,25 @@ def _pooled_auc_draws(seeds, packed, labels, units, max_redraws, untied, lane_ma
     column with the largest credit, an exact integer: ties between configurations are exact ties."""
     n_cfg, n = packed.shape
     n_boot = seeds.shape[0]
-    L, winners, redraws, defects, ranks, rank_values, extra_values = _chunk_outputs(n_boot, top, extra.shape[0])
-    n_units = units.max() + 1
-    rows = np.empty(n_units, np.int64)
-    unit_counts = np.zeros(n_units, np.int64)
+    outputs = _chunk_outputs(n_boot, top, extra.shape[0])
+    redraws, defects = outputs[2], outputs[3]
     m = max(1, min(_LANES, n_boot))
-    counts = np.zeros((m, n), np.int64)
-    lanes = np.zeros((n, m), np.uint8)
-    out_sizes = np.zeros((m, 2), np.int64)
-    in_class = np.zeros(2, np.int64)
-    out_class = np.zeros(2, np.int64)
-    oob = np.empty(n, np.int64)
+    rows, unit_counts, counts, lanes, out_sizes, in_class, out_class, oob = _lane_scratch(units, n, m)
     table = np.zeros((n_cfg, m), np.int64)
     credits = np.zeros(n_cfg)
     taken = np.zeros(n_cfg, np.bool_)
     for start in range(0, n_boot, m):
         usable, fits = _draw_lanes(seeds, start, labels, units, max_redraws, lane_max, redraws, defects, rows,
                                    unit_counts, counts, lanes, in_class, out_class, out_sizes)
-        if not fits:  # a multiplicity above a lane's range: the same integers, one draw at a time
-            for d in range(usable):
-                for c in range(n_cfg):
-                    table[c, d] = _sorted_credit(packed[c], counts[d])
-        elif untied:
-            _lane_credits_untied(packed, lanes, table)
-        else:
-            _lane_credits(packed, lanes, table)
+        _auc_table(packed, lanes, counts, usable, fits, untied, table)
         for d in range(usable):
-            b = start + d
-            best_c = 0
-            for c in range(n_cfg):
-                credits[c] = table[c, d]
-                if table[c, d] > table[best_c, d]:
-                    best_c = c
-            winners[b] = best_c
-            for i in range(n):
-                oob[i] = 1 if counts[d, i] == 0 else 0
-            pairs = 2.0 * out_sizes[d, 0] * out_sizes[d, 1]
-            L[b] = _sorted_credit(packed[best_c], oob) / pairs
-            if top > 0:
-                _top_columns(credits, taken, ranks[b])
-                for j in range(top):
-                    c = ranks[b, j]
-                    rank_values[b, j] = L[b] if c == best_c else _sorted_credit(packed[c], oob) / pairs
-            for j in range(extra.shape[0]):
-                extra_values[b, j] = _sorted_credit(packed[extra[j]], oob) / pairs
+            _auc_draw_outputs(start + d, table[:, d], packed, counts[d], out_sizes[d], credits, taken, oob, top,
+                              extra, outputs)
         if usable < min(m, n_boot - start):
             break  # an unusable draw: bbc raises, the later seeds are not drawn
-    return L, winners, redraws, defects, ranks, rank_values, extra_values
+    return outputs
 
-
+# %% ../nbs/03_bbc.ipynb #492ce8d4
 def _pooled_auc_chunk(seeds, packed, labels, units, max_redraws, untied=False, top=0, extra=None, lane_max=_LANE_MAX):
     "`_pooled_auc_draws`, with the ranks and extra columns only when asked for (`_with_ranks`)."
     return _with_ranks(_pooled_auc_draws(seeds, packed, labels, units, max_redraws, untied, lane_max, top,
@@ -751,26 +773,59 @@ def _pr_lanes16():
             numba.config.SLP_VECTORIZE = before
     return _lane_pr_areas16
 
+# %% ../nbs/03_bbc.ipynb #cfa5f7a7
+@njit(cache=True, nogil=True)
+def _pr_table(packed, lanes, counts, labels, usable, fits, trapezoid, total_pos, table):
+    "The in-bag areas of the block's `usable` draws into table[:, :usable] (C×m), their positives into `total_pos`."
+    for d in range(usable):
+        in_pos = 0
+        for i in range(counts.shape[1]):
+            in_pos += counts[d, i] * labels[i]
+        total_pos[d] = in_pos
+    if fits and lanes.shape[1] == 16:  # the written-out kernel, vectorised (see `_pr_lanes16`)
+        _lane_pr_areas16(packed, lanes, total_pos, trapezoid, table)
+    elif fits:
+        _lane_pr_areas(packed, lanes, total_pos, trapezoid, table)
+    else:  # a multiplicity above a lane's range: the same values, one draw at a time
+        for d in range(usable):
+            for c in range(packed.shape[0]):
+                table[c, d] = _sorted_pr_area(packed[c], counts[d], total_pos[d], trapezoid)
+
+# %% ../nbs/03_bbc.ipynb #6b503d6a
+@njit(cache=True, nogil=True)
+def _pr_draw_outputs(b, area, packed, counts, out_pos, trapezoid, values, taken, oob, top, extra, outputs):
+    """Draw b's entries of `outputs` (`_chunk_outputs`'s seven arrays) from `area` (its C in-bag areas) and `counts`
+    (its multiplicities); `values`, `taken`, `oob` scratch."""
+    L, winners, _, _, ranks, rank_values, extra_values = outputs
+    best = -np.inf
+    best_c = 0
+    for c in range(area.shape[0]):
+        values[c] = area[c]
+        if values[c] > best:
+            best = values[c]
+            best_c = c
+    winners[b] = best_c
+    _oob_indicator(counts, oob)
+    L[b] = _sorted_pr_area(packed[best_c], oob, out_pos, trapezoid)
+    if top > 0:
+        _top_columns(values, taken, ranks[b])
+        for j in range(top):
+            c = ranks[b, j]
+            rank_values[b, j] = L[b] if c == best_c else _sorted_pr_area(packed[c], oob, out_pos, trapezoid)
+    for j in range(extra.shape[0]):
+        extra_values[b, j] = _sorted_pr_area(packed[extra[j]], oob, out_pos, trapezoid)
+
 # %% ../nbs/03_bbc.ipynb #e30cd489
 @njit(cache=True, nogil=True)
 def _pooled_pr_draws(seeds, packed, labels, units, max_redraws, trapezoid, lane_max, top, extra):
     """BBC with PR AUC (`trapezoid`) or average precision on presorted columns, 16 draws per pass
     (`_lane_pr_areas16`, or `_lane_pr_areas` for fewer); outputs as `_chunk_outputs`. Call it after `_pr_lanes16()`."""
-    # the draw loop repeats _pooled_auc_chunk's on purpose (see _pooled_accuracy_chunk): each kernel keeps its inner
-    # loop inline rather than taking the metric as a function argument
     n_cfg, n = packed.shape
     n_boot = seeds.shape[0]
-    L, winners, redraws, defects, ranks, rank_values, extra_values = _chunk_outputs(n_boot, top, extra.shape[0])
-    n_units = units.max() + 1
-    rows = np.empty(n_units, np.int64)
-    unit_counts = np.zeros(n_units, np.int64)
+    outputs = _chunk_outputs(n_boot, top, extra.shape[0])
+    redraws, defects = outputs[2], outputs[3]
     m = max(1, min(_LANES, n_boot))
-    counts = np.zeros((m, n), np.int64)
-    lanes = np.zeros((n, m), np.uint8)
-    out_sizes = np.zeros((m, 2), np.int64)
-    in_class = np.zeros(2, np.int64)
-    out_class = np.zeros(2, np.int64)
-    oob = np.empty(n, np.int64)
+    rows, unit_counts, counts, lanes, out_sizes, in_class, out_class, oob = _lane_scratch(units, n, m)
     total_pos = np.ones(m)
     table = np.zeros((n_cfg, m))
     values = np.zeros(n_cfg)
@@ -778,45 +833,15 @@ def _pooled_pr_draws(seeds, packed, labels, units, max_redraws, trapezoid, lane_
     for start in range(0, n_boot, m):
         usable, fits = _draw_lanes(seeds, start, labels, units, max_redraws, lane_max, redraws, defects, rows,
                                    unit_counts, counts, lanes, in_class, out_class, out_sizes)
+        _pr_table(packed, lanes, counts, labels, usable, fits, trapezoid, total_pos, table)
         for d in range(usable):
-            in_pos = 0
-            for i in range(n):
-                in_pos += counts[d, i] * labels[i]
-            total_pos[d] = in_pos
-        if fits and m == 16:  # the written-out kernel, vectorised (see `_pr_lanes16`)
-            _lane_pr_areas16(packed, lanes, total_pos, trapezoid, table)
-        elif fits:
-            _lane_pr_areas(packed, lanes, total_pos, trapezoid, table)
-        else:  # a multiplicity above a lane's range: the same values, one draw at a time
-            for d in range(usable):
-                for c in range(n_cfg):
-                    table[c, d] = _sorted_pr_area(packed[c], counts[d], total_pos[d], trapezoid)
-        for d in range(usable):
-            b = start + d
-            best = -np.inf
-            best_c = 0
-            for c in range(n_cfg):
-                values[c] = table[c, d]
-                if values[c] > best:
-                    best = values[c]
-                    best_c = c
-            winners[b] = best_c
-            for i in range(n):
-                oob[i] = 1 if counts[d, i] == 0 else 0
-            L[b] = _sorted_pr_area(packed[best_c], oob, out_sizes[d, 1], trapezoid)
-            if top > 0:
-                _top_columns(values, taken, ranks[b])
-                for j in range(top):
-                    c = ranks[b, j]
-                    rank_values[b, j] = L[b] if c == best_c else _sorted_pr_area(packed[c], oob, out_sizes[d, 1],
-                                                                                 trapezoid)
-            for j in range(extra.shape[0]):
-                extra_values[b, j] = _sorted_pr_area(packed[extra[j]], oob, out_sizes[d, 1], trapezoid)
+            _pr_draw_outputs(start + d, table[:, d], packed, counts[d], out_sizes[d, 1], trapezoid, values, taken,
+                             oob, top, extra, outputs)
         if usable < min(m, n_boot - start):
             break  # an unusable draw: bbc raises, the later seeds are not drawn
-    return L, winners, redraws, defects, ranks, rank_values, extra_values
+    return outputs
 
-
+# %% ../nbs/03_bbc.ipynb #e5c06794
 def _pooled_pr_chunk(seeds, packed, labels, units, max_redraws, trapezoid, top=0, extra=None, lane_max=_LANE_MAX):
     "`_pooled_pr_draws`, with the ranks and extra columns only when asked for (`_with_ranks`)."
     _pr_lanes16()  # the vectorised 16-lane kernel first, so that _pooled_pr_draws links it
