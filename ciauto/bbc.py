@@ -39,7 +39,7 @@ def _splitmix64(state):
     z = (z ^ (z >> np.uint64(27))) * _MIX2
     return state, z ^ (z >> np.uint64(31))
 
-
+# %% ../nbs/03_bbc.ipynb #87ec88e7
 @njit(cache=True, nogil=True)
 def _draw_rows(state, n, rows):
     "Fill `rows` with indices uniform on 0..n−1 from the stream at `state`; returns the new state."
@@ -49,7 +49,7 @@ def _draw_rows(state, n, rows):
         rows[k] = np.int64(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
     return state
 
-
+# %% ../nbs/03_bbc.ipynb #1e3128b0
 def _bootstrap_seeds(random_state, n_bootstraps: int) -> np.ndarray:
     """One 64-bit seed per bootstrap (`_checks.spawn_seeds`). Bootstrap b (with all its redraws) uses only the stream
     started at seed b, so the result does not depend on how bootstraps are split between workers, and the seeds of
@@ -77,7 +77,7 @@ def _first_defect(counts, codes, n_classes, min_oob, in_class, out_class):
         return -2
     return -1
 
-
+# %% ../nbs/03_bbc.ipynb #d03c8909
 @njit(cache=True, nogil=True)
 def _usable_draw(seed, codes, units, n_classes, min_oob, max_redraws, rows, unit_counts, counts, in_class, out_class):
     """Draw the U units (`units[i]` = row i's unit: the row itself, or its group) U times with replacement from the
@@ -124,7 +124,7 @@ def _presort_columns(scores: np.ndarray, labels: np.ndarray) -> np.ndarray:
         words[:, 1:] |= (ranked[:, 1:] != ranked[:, :-1]).astype(np.uint32) << np.uint32(1)
     return packed
 
-
+# %% ../nbs/03_bbc.ipynb #55de274a
 @njit(cache=True, nogil=True)
 def _sorted_credit(packed, weights):
     """2·Σ over positive–negative pairs of w_i·w_j·ψ(s_i, s_j) for one packed presorted column with integer
@@ -184,7 +184,7 @@ def _lane_credits(packed, lanes, out):
         for d in range(m):
             out[c, d] = credit[d] + np.int64(block_pos[d]) * (2 * np.int64(below[d]) + block_neg[d])
 
-
+# %% ../nbs/03_bbc.ipynb #08d8a7d6
 @njit(cache=True, nogil=True)
 def _lane_credits_untied(packed, lanes, out):
     """As `_lane_credits` (the same integers), without a flush: 2·credit = S1 + P·Q − S2 (see the text), the
@@ -219,7 +219,7 @@ def _lane_credits_untied(packed, lanes, out):
         for d in range(m):
             out[c, d] = s[d] + np.int64(pos[d]) * np.int64(neg[d])
 
-
+# %% ../nbs/03_bbc.ipynb #d07c8a25
 @njit(cache=True, nogil=True)
 def _tie_share(packed):
     "The share of packed positions that start a tie group (1.0 for untied scores)."
@@ -241,7 +241,7 @@ def _chunk_outputs(n_boot, top, n_extra):
             np.full(n_boot, -1, np.int64), np.zeros((n_boot, top), np.int64), np.full((n_boot, top), np.nan),
             np.full((n_boot, n_extra), np.nan))
 
-
+# %% ../nbs/03_bbc.ipynb #cea40e41
 @njit(cache=True, nogil=True)
 def _top_columns(values, taken, out):
     """The columns with the largest `values`, best first, into `out` (as many as it holds): the first index on
@@ -255,12 +255,12 @@ def _top_columns(values, taken, out):
         taken[best_c] = True
         out[j] = best_c
 
-
+# %% ../nbs/03_bbc.ipynb #d16b009f
 def _extra_columns(extra):
     "The fixed columns whose out-of-bag values a comparison needs, as int64 (none: an empty array)."
     return _NO_EXTRA if extra is None else np.ascontiguousarray(extra, dtype=np.int64)
 
-
+# %% ../nbs/03_bbc.ipynb #16b86466
 def _with_ranks(out, top, extra):
     """A kernel's seven arrays, or the four bbc reads (L, winners, redraws, defects) when neither ranks (`top` > 0)
     nor extra columns were asked for: bbc's calls stay as they were."""
@@ -399,7 +399,7 @@ def _oob_mean(counts, row):
             n_oob += 1
     return total / n_oob
 
-
+# %% ../nbs/03_bbc.ipynb #791ef0fc
 @njit(cache=True, nogil=True)
 def _winner_and_oob_mean(counts, table, totals):
     """The bootstrap step of BBC-F (units = folds): the winner is the argmax over c of Σ_u counts[u]·table[c, u]
@@ -418,7 +418,7 @@ def _winner_and_oob_mean(counts, table, totals):
             best_c = c
     return best_c, _oob_mean(counts, table[best_c])
 
-
+# %% ../nbs/03_bbc.ipynb #8bcc41ee
 @njit(cache=True, nogil=True)
 def _ranked_oob_means(counts, table, totals, taken, top, extra, ranks, rank_values, extra_values):
     "One draw's ranks 1..`top` by `totals` and the out-of-bag means of those and of the `extra` rows of `table`."
@@ -432,13 +432,13 @@ def _ranked_oob_means(counts, table, totals, taken, top, extra, ranks, rank_valu
 
 _EXACT_FLOAT32 = 1 << 24  # every integer up to 2**24 is exact in float32
 
-
+# %% ../nbs/03_bbc.ipynb #ebbe9080
 def _usable_count(defects) -> int:
     "How many draws of a chunk are usable: all, or those before the first unusable one (nothing is drawn after it)."
     bad = np.flatnonzero(defects != -1)
     return int(bad[0]) if bad.size else len(defects)
 
-
+# %% ../nbs/03_bbc.ipynb #6377bbde
 def _count_products(counts, table):
     """Every in-bag count Σ_i counts[b, i]·table[c, i] of a chunk of draws (B×C float64) as one matrix product, for a
     0/1 `table` (C×N float32). Exact: in float32 when every draw's total weight is below 2**24 (then every partial
@@ -448,7 +448,7 @@ def _count_products(counts, table):
     dtype = np.float32 if counts.sum(axis=1).max() < _EXACT_FLOAT32 else np.float64
     return (counts.astype(dtype) @ table.T.astype(dtype, copy=False)).astype(np.float64)
 
-
+# %% ../nbs/03_bbc.ipynb #64bfdabd
 def _pooled_accuracy_chunk(seeds, correct, codes, units, n_classes, max_redraws, top=0, extra=None):
     """BBC with accuracy: `correct` is C×N float32 (1 where configuration c labels row i correctly). The chunk's
     draws (`_draw_chunk`), every in-bag hit count in one matrix product, then per draw the winner (first index on
@@ -479,7 +479,7 @@ def _class_value(class_hits, class_weight, f1):
         total += class_hits[k] / class_weight[k]
     return total / class_hits.shape[0]
 
-
+# %% ../nbs/03_bbc.ipynb #aa0123a6
 @njit(cache=True, nogil=True)
 def _oob_class_value(hits_row, w_out, starts, class_hits, out_class, f1):
     "Balanced accuracy or F1 of one configuration (its row of `hits`) on the out-of-bag rows (`w_out` = 1)."
@@ -490,7 +490,7 @@ def _oob_class_value(hits_row, w_out, starts, class_hits, out_class, f1):
         class_hits[k] = total
     return _class_value(class_hits, out_class, f1)
 
-
+# %% ../nbs/03_bbc.ipynb #6c75b1a9
 def _class_values(class_hits, class_weight, f1):
     """`_class_value` of a chunk's draws and configurations at once: class_hits[k] is B×C (class k's counts),
     class_weight B×K. The same float operations in the same order, so every value is the same to the last bit."""
@@ -503,7 +503,7 @@ def _class_values(class_hits, class_weight, f1):
         total = total + hits_k / class_weight[:, k:k + 1]
     return total / len(class_hits)
 
-
+# %% ../nbs/03_bbc.ipynb #0dbab095
 def _pooled_hits_chunk(seeds, hits, hit_table, perm, starts, codes, units, max_redraws, f1, top=0, extra=None):
     """BBC with balanced accuracy or F1 (`f1`): `hits` is C×N int8 with its columns in class order (`perm[j]` = the
     row in column j, `starts[k]` = class k's first column), 1 where configuration c labels the row correctly
@@ -557,7 +557,7 @@ def _draw_chunk(seeds, codes, units, n_classes, min_oob, max_redraws):
             break
     return counts, redraws, defects
 
-
+# %% ../nbs/03_bbc.ipynb #d5ddcfa8
 @njit(cache=True, nogil=True)
 def _folds_draws(seeds, perf, max_redraws, top, extra):
     """BBC-F for the bootstraps with these seeds; `perf` is the F×C fold matrix, higher is better.
@@ -588,7 +588,7 @@ def _folds_draws(seeds, perf, max_redraws, top, extra):
                           extra_values[b])
     return L, winners, redraws, defects, ranks, rank_values, extra_values
 
-
+# %% ../nbs/03_bbc.ipynb #4f5622ce
 def _folds_chunk(seeds, perf, max_redraws, top=0, extra=None):
     "`_folds_draws`, with the ranks and extra columns only when asked for (`_with_ranks`)."
     return _with_ranks(_folds_draws(seeds, perf, max_redraws, top, _extra_columns(extra)), top, extra)
@@ -628,7 +628,7 @@ def _sorted_pr_area(packed, weights, total_pos, trapezoid):
         block_neg = 0
     return (0.5 * area if trapezoid else area) / total_pos
 
-
+# %% ../nbs/03_bbc.ipynb #3d254cbf
 @njit(cache=True, nogil=True, error_model="numpy")
 def _lane_pr_areas(packed, lanes, total_pos, trapezoid, out):
     """`_sorted_pr_area` of every packed column for the m draws side by side in `lanes` (as `_lane_credits`), each
@@ -860,7 +860,7 @@ def _presort_class_columns(predictions: np.ndarray, codes: np.ndarray):
     sorted_codes[:, 1:] += sorted_scores[:, 1:] != sorted_scores[:, :-1]
     return order, np.ascontiguousarray(sorted_codes)
 
-
+# %% ../nbs/03_bbc.ipynb #3afb00d0
 @njit(cache=True, nogil=True)
 def _ovo_column_credit(order, codes, weights, k, credit):
     """credit[l] = 2·Σ over class-k rows i and class-l rows j of wᵢ·wⱼ·ψ(sᵢ, sⱼ) on one presorted column (credit[k]
@@ -886,7 +886,7 @@ def _ovo_column_credit(order, codes, weights, k, credit):
             block_k = 0
             top = p - 1
 
-
+# %% ../nbs/03_bbc.ipynb #581e9b13
 @njit(cache=True, nogil=True)
 def _ovo_value(order, codes, weights, c, class_weight, credit):
     "`roc_auc_ovo` of configuration c with integer row weights: K passes, pairs summed in the metric's order."
@@ -899,7 +899,7 @@ def _ovo_value(order, codes, weights, c, class_weight, credit):
                 total += min(credit[l] / (2.0 * class_weight[k] * class_weight[l]), 1.0)
     return total / (n_classes * (n_classes - 1))
 
-
+# %% ../nbs/03_bbc.ipynb #2c9aec68
 @njit(cache=True, nogil=True)
 def _pooled_ovo_chunk(seeds, order, codes, labels, units, n_classes, max_redraws):
     "BBC with the one-vs-one AUC on presorted class columns: (L, winners, redraws, defects)."
@@ -954,7 +954,7 @@ def _configuration_names(source) -> list | None:
     ok = table[table["column"].notna()].sort_values("column")
     return [str(name) for name in ok["name"]]
 
-
+# %% ../nbs/03_bbc.ipynb #37984318
 def _complete_columns(predictions):
     """A CVTResult that dropped configurations early (`drop="bbcd"`) leaves NaN in their columns: keep the columns
     with a prediction for every row (the CV winner is among them). Returns (predictions, kept column indices or None)."""
@@ -975,7 +975,7 @@ def _source_of(predictions):
     "The CVTResult (anything with .predictions and .y) passed as `predictions`, else None: bbc asks this once."
     return predictions if hasattr(predictions, "predictions") and hasattr(predictions, "y") else None
 
-
+# %% ../nbs/03_bbc.ipynb #0b32c088
 def _bbc_metric(metric, ndim: int, what: str = "metric"):
     """The `Metric` bbc corrects: the one metric rule (`resolve_metric`), extended to K classes for N×C×K
     predictions (`Metric.multiclass`: roc_auc → roc_auc_ovo); a size-dependent metric is refused."""
@@ -989,7 +989,7 @@ def _bbc_metric(metric, ndim: int, what: str = "metric"):
                          "loss: 'roc_auc', 1 − the loss per positive–negative pair)")
     return m
 
-
+# %% ../nbs/03_bbc.ipynb #34d97146
 def _unpack(source, predictions, y, folds, metric, pos_label):
     """The three arrays, from a CVTResult `source` when there is one (refusing a second y or folds); returns also
     the kept column indices when it dropped configurations (else None)."""
@@ -1011,7 +1011,7 @@ def _unpack(source, predictions, y, folds, metric, pos_label):
     metric = _bbc_metric(metric, np.ndim(as_array(predictions, "predictions")))
     return predictions, y, folds, metric, pos_label, kept
 
-
+# %% ../nbs/03_bbc.ipynb #7a82aa89
 def _refuse_undropped_nan(source, kept):
     """A column set aside for its NaN must be one the CVTResult dropped (`dropped_at` >= 0); any other NaN is
     refused (a CVTResult with `dropped_at=None` dropped nothing). Objects without the attribute are taken as they are."""
@@ -1026,7 +1026,7 @@ def _refuse_undropped_nan(source, kept):
             raise ValueError(f"predictions contains NaN in configuration {_name(names, c)} at row {row}, and the "
                              "CVTResult did not drop that configuration; fix or remove its predictions")
 
-
+# %% ../nbs/03_bbc.ipynb #b18b077b
 def _name(names, c) -> str:
     "How a message names column c: its configuration name (when known) and its column."
     return f"{names[c]!r} (column {c})" if names and c < len(names) else f"column {c}"
@@ -1073,7 +1073,7 @@ def _class_codes(y, predictions, pos_label):
         return codes, codes, classes
     return as_array(y, "y"), codes, classes
 
-
+# %% ../nbs/03_bbc.ipynb #51e61f45
 def _misfit_target(y, metric):
     "A message when y is plainly not the kind of target the metric takes (instead of a misleading later one)."
     arr = as_array(y, "y")
@@ -1086,7 +1086,7 @@ def _misfit_target(y, metric):
                 "use metric='r2' (or 'neg_mean_squared_error', 'neg_mean_absolute_error')")
     return None
 
-
+# %% ../nbs/03_bbc.ipynb #f93a801f
 def _hard_label_target(y, predictions, pos_label, metric):
     """For label metrics with N×C predicted labels of a binary y: accuracy-type metrics compare them with y's own
     labels; F1 takes 0/1 with 1 = the positive class. Predicted labels that would be read as class codes of other
@@ -1106,7 +1106,7 @@ def _hard_label_target(y, predictions, pos_label, metric):
                         else "predicted labels as y has them")
                      + ", or probabilities of the positive class")
 
-
+# %% ../nbs/03_bbc.ipynb #45270195
 def _check_targets(y, metric, predictions, pos_label):
     """y in the form the metric takes, plus integer class codes 0..K−1 and the class labels (classification kinds)
     or None (others)."""
@@ -1166,7 +1166,7 @@ def _units(groups, n: int, fold_ids, method: str) -> np.ndarray:
                       stacklevel=4)
     return units
 
-
+# %% ../nbs/03_bbc.ipynb #bf866fd3
 def _check_group_classes(codes, units, classes):
     "Every class in at least 2 groups: otherwise no cluster-bootstrap draw has it both in-bag and out-of-bag."
     n_groups = int(units.max()) + 1
@@ -1186,7 +1186,7 @@ def _check_group_classes(codes, units, classes):
 def _column(predictions, c):
     return predictions[:, c] if predictions.ndim == 2 else predictions[:, c, :]
 
-
+# %% ../nbs/03_bbc.ipynb #f599fa36
 def _hard_labels(predictions):
     "Predicted labels: argmax of N×C×K scores; N×C integer labels as they are; probabilities of class 1 cut at ½."
     # the metric has validated the predictions on the folds already (it raises on decision-function scores)
@@ -1194,13 +1194,13 @@ def _hard_labels(predictions):
         return predictions.argmax(axis=2)
     return np.where(predictions == np.round(predictions), predictions, predictions >= 0.5).astype(np.int64)
 
-
+# %% ../nbs/03_bbc.ipynb #79069660
 def _check_fold_classes(codes, classes, fold_ids, fold_labels, metric, method):
     hint = (" For pooled BBC, winner_rule='pooled' needs no fold-wise values." if method == "pooled" else "")
     check_fold_classes(codes, fold_ids, classes, fold_labels=fold_labels,
                        why=f"fold-wise {metric.name!r} needs every class in every fold.{hint}")
 
-
+# %% ../nbs/03_bbc.ipynb #71b0288f
 def _refuse_nan(values, metric, where):
     "Raise when the metric returned NaN (values: F×C or 1×C), naming the first configuration and fold."
     bad = np.argwhere(np.isnan(values))
@@ -1220,7 +1220,7 @@ def _cv_values(metric, predictions, y, fold_ids, fold_labels, winner_rule):
     _refuse_nan(pooled, metric, lambda f: "all rows")
     return pooled
 
-
+# %% ../nbs/03_bbc.ipynb #1759e1eb
 def _interval(distribution, sign, metric, confidence_level, alternative, quantile):
     """Bounds on the higher-is-better scale sign·L, mapped back: for a loss the pessimistic bound is the upper
     one, so `alternative` speaks of performance and the bounds mirror."""
@@ -1335,7 +1335,7 @@ def _run_chunks(task, seeds, n_jobs, progress: bool = False):
             bar.update(len(chunk))
     return [np.concatenate(arrays) for arrays in zip(*parts)]
 
-
+# %% ../nbs/03_bbc.ipynb #33bdc412
 def _generic_chunk(seeds, metric, sign, predictions, y, codes, units, n_classes, min_oob, max_redraws, top=0,
                    extra=None):
     """Pooled BBC for any metric: one call per configuration and draw, with the multiplicities as sample_weight.
@@ -1367,7 +1367,7 @@ def _linear_totals(counts, losses):
     two configurations' sums agree to rounding."""
     return counts.astype(np.float64) @ losses.T
 
-
+# %% ../nbs/03_bbc.ipynb #cd01dc16
 def _squared_error_chunk(seeds, metric, predictions, y, losses, codes, units, n_classes, min_oob, max_redraws, top=0,
                          extra=None):
     """Pooled BBC for the row-loss metrics: the winners of a chunk from the in-bag loss sums (`_linear_totals`: the
@@ -1403,7 +1403,7 @@ def _presorted(kernel, predictions, codes, classes, units, max_redraws, trapezoi
     return partial(kernel, packed=packed, labels=codes, units=units, max_redraws=max_redraws,
                    untied=_tie_share(packed) > _UNTIED)
 
-
+# %% ../nbs/03_bbc.ipynb #dd4e2726
 def _hits_task(fast_path, predictions, y, codes, classes, units, max_redraws):
     "The hit-count kernels: accuracy (one table of hits), balanced accuracy and F1 (hits per class)."
     labels = _hard_labels(predictions)
@@ -1418,14 +1418,14 @@ def _hits_task(fast_path, predictions, y, codes, classes, units, max_redraws):
     return partial(_pooled_hits_chunk, hits=hits, hit_table=hits.astype(np.float32), perm=perm, starts=starts,
                    codes=codes, units=units, max_redraws=max_redraws, f1=fast_path == "f1")
 
-
+# %% ../nbs/03_bbc.ipynb #8a91d867
 def _draw_rule(codes, classes, units, max_redraws) -> dict:
     "How the generic draws are made: every class in-bag and out-of-bag (class labels), else >= 2 out-of-bag rows."
     class_rule = codes is not None
     return dict(codes=codes if class_rule else np.zeros(len(units), np.int64), units=units,
                 n_classes=len(classes) if class_rule else 0, min_oob=1 if class_rule else 2, max_redraws=max_redraws)
 
-
+# %% ../nbs/03_bbc.ipynb #bbccad6a
 def _row_losses(metric, predictions, y):
     "The metric's N×C per-row losses (`Metric.row_loss`), checked: a registered metric's hook can be wrong."
     losses = np.asarray(metric.row_loss(y, predictions), dtype=np.float64)
@@ -1434,7 +1434,7 @@ def _row_losses(metric, predictions, y):
                          f"{predictions.shape[:2]}; got shape {losses.shape}, finite: {bool(np.isfinite(losses).all())}")
     return np.ascontiguousarray(losses.T)
 
-
+# %% ../nbs/03_bbc.ipynb #38366777
 def _task(method, metric, sign, perf, predictions, y, codes, classes, units, max_redraws):
     "The chunk function of the bootstrap for this method and metric (seeds → L, winners, redraws, defects)."
     if method == "folds":
@@ -1454,7 +1454,7 @@ def _task(method, metric, sign, perf, predictions, y, codes, classes, units, max
 _PRESORTED = {"roc_auc": _pooled_auc_chunk, "pr_auc": _pooled_pr_chunk, "average_precision": _pooled_pr_chunk,
               "roc_auc_ovo": _pooled_ovo_chunk}
 
-
+# %% ../nbs/03_bbc.ipynb #8b43d8f2
 def _is_fast(metric) -> bool:
     "Whether pooled BBC runs without a metric call per draw (an exact kernel, or the row-loss route)."
     return metric.fast_path is not None or metric.row_loss is not None
@@ -1501,7 +1501,7 @@ def _warn_design(n_bootstraps, confidence_level, alternative, n_cfg, method, n_f
                       f"and the interval rests on few distinct values (use >= {FEW_GROUPS} groups)", UserWarning,
                       stacklevel=4)
 
-
+# %% ../nbs/03_bbc.ipynb #81b3e159
 def _split_once(folds, n_rows, y_raw, groups):
     """A splitter as its list of (train, test) pairs (split once: a shuffling splitter without a seed would
     split differently twice) and the number of repeats the pairs hold (1 for fold ids and plain CV)."""
@@ -1511,7 +1511,7 @@ def _split_once(folds, n_rows, y_raw, groups):
         return folds, len(repeated_fold_ids(folds, n_rows))
     return folds, 1
 
-
+# %% ../nbs/03_bbc.ipynb #7a7ca785
 def _fold_inputs(folds, n_rows, y_raw, groups, method, winner_rule, codes, classes, metric):
     "Fold ids and labels (or None) and the winner rule, with the checks fold-wise values need."
     folds, n_repeats = _split_once(folds, n_rows, y_raw, groups)
@@ -1599,7 +1599,7 @@ class _BBCInput:
     n_columns: int  # columns before dropped ones were set aside
     source: object  # the CVTResult, or None
 
-
+# %% ../nbs/03_bbc.ipynb #f90c7c99
 def _bbc_iv(predictions, y, folds, metric, report_metric, method, n_bootstraps, confidence_level, alternative,
             random_state, n_jobs, quantile, winner_rule, max_redraws, groups, pos_label, progress) -> _BBCInput:
     "Every check of `bbc`'s arguments, once, and the design warnings; returns what the computation reads."
@@ -1651,7 +1651,7 @@ def _report_inputs(report_metric, metric, y, y_raw, predictions, pos_label):
         return metric, y
     return report, _check_targets(y_raw, report, predictions, pos_label)[0]
 
-
+# %% ../nbs/03_bbc.ipynb #e399bc2f
 def _check_class_sizes(codes, classes, units, method, grouped):
     "Every class >= 2 rows (pooled) and in >= 2 groups (cluster bootstrap); returns the groups per class, or None."
     if codes is None or method != "pooled":
@@ -1662,12 +1662,12 @@ def _check_class_sizes(codes, classes, units, method, grouped):
                          "a bootstrap needs it both in-bag and out-of-bag, so every class needs >= 2 samples")
     return _check_group_classes(codes, units, classes) if grouped else None
 
-
+# %% ../nbs/03_bbc.ipynb #2ed58071
 def _metric_name(metric):
     "A metric's name whether given as a name or a `Metric` (None for None or a plain callable)."
     return metric if isinstance(metric, str) else getattr(metric, "name", None)
 
-
+# %% ../nbs/03_bbc.ipynb #2647f9c2
 def _warn_other_metric(source, given, metric, report_metric):
     "Warn when bbc re-selects a CVTResult's winner by a metric other than the one its configurations were compared by."
     tuned = _metric_name(getattr(source, "metric", None))
@@ -1717,7 +1717,7 @@ def _bbc(a: _BBCInput) -> BBCResult:
                      winner_name=a.names[winner] if a.names and winner < len(a.names) else str(winner),
                      winner_rule=a.winner_rule, selection_metric=a.metric.name)
 
-
+# %% ../nbs/03_bbc.ipynb #8eca85d8
 def _report_chunk(seeds, task, a, report_perf):
     """Select by the selection metric (`task`'s winners), report another: each usable draw's L is the winner's
     out-of-bag value under `a.report` (its mean over the out-of-bag folds of `report_perf` in BBC-F). The draws are
@@ -1736,14 +1736,14 @@ def _report_chunk(seeds, task, a, report_perf):
                 else a.report(a.report_y[oob], _column(a.predictions, winners[b])[oob]))
     return L, winners, redraws, defects
 
-
+# %% ../nbs/03_bbc.ipynb #a0d353c7
 def _warn_below_chance(cv_values, metric):
     "Warn when every configuration's CV value is on the wrong side of the metric's chance level (`Metric.chance`)."
     below = metric.chance_warning(cv_values)
     if below:
         warnings.warn(below, UserWarning, stacklevel=4)
 
-
+# %% ../nbs/03_bbc.ipynb #596876b9
 def _warn_other_winner(source, winner, names, winner_rule):
     "Warn when the configuration bbc corrects is not the one the CVTResult says the tool chose."
     chosen = getattr(source, "winner", None)
