@@ -17,7 +17,7 @@ from numba.core.compiler_lock import global_compiler_lock
 from ._checks import (CI_ALIASES, ConfidenceInterval, DeprecatedAliases, QUANTILES, WINNER_RULES, as_array, as_float_array, as_fold_ids,
                             binary_codes, check_bool, check_choice, check_fold_classes, check_int, check_memory,
                             check_n_jobs, check_probability, check_same_length, cv_winner,
-                            fold_ids_from_splits, group_codes, interval_dict, order_statistic, repeated_fold_ids, result_dict,
+                            fold_ids_from_splits, group_codes, interval_dict, order_statistic, patch_to, repeated_fold_ids, result_dict,
                             sorted_labels, spawn_seeds)
 from .metrics import fold_score_matrix, resolve_metric
 
@@ -266,6 +266,22 @@ def _with_ranks(out, top, extra):
     nor extra columns were asked for: bbc's calls stay as they were."""
     return out if top > 0 or extra is not None else out[:4]
 
+# %% ../nbs/03_bbc.ipynb #8a423993
+@njit(cache=True, nogil=True)
+def _fill_lanes(counts, usable, lanes, lane_max):
+    """counts[d] (d < `usable`) into lane d of `lanes` (N×m uint8; the other lanes 0). Returns whether they fit:
+    every multiplicity ≤ `lane_max` and every draw's total weight < 2**31."""
+    fits = True
+    for d in range(lanes.shape[1]):
+        total = 0
+        for i in range(lanes.shape[0]):
+            w = counts[d, i] if d < usable else 0
+            total += w
+            fits = fits and w <= lane_max
+            lanes[i, d] = np.uint8(w & 255)
+        fits = fits and total < 2**31
+    return fits
+
 # %% ../nbs/03_bbc.ipynb #60799fea
 _LANE_MAX = 255  # the largest multiplicity a uint8 lane holds; a block of draws with a larger one takes the scalar pass
 
@@ -289,16 +305,7 @@ def _draw_lanes(seeds, start, labels, units, max_redraws, lane_max, redraws, def
         out_sizes[d, 0] = out_class[0]
         out_sizes[d, 1] = out_class[1]
         usable += 1
-    fits = True
-    for d in range(lanes.shape[1]):
-        total = 0
-        for i in range(lanes.shape[0]):
-            w = counts[d, i] if d < usable else 0
-            total += w
-            fits = fits and w <= lane_max
-            lanes[i, d] = np.uint8(w & 255)
-        fits = fits and total < 2**31
-    return usable, fits
+    return usable, _fill_lanes(counts, usable, lanes, lane_max)
 
 # %% ../nbs/03_bbc.ipynb #62b64b1d
 @njit(cache=True, nogil=True)
@@ -899,6 +906,24 @@ def _ovo_value(order, codes, weights, c, class_weight, credit):
                 total += min(credit[l] / (2.0 * class_weight[k] * class_weight[l]), 1.0)
     return total / (n_classes * (n_classes - 1))
 
+# %% ../nbs/03_bbc.ipynb #581f4e54
+@njit(cache=True, nogil=True)
+def _ovo_winner(order, codes, labels, counts, n_cfg, oob, weight_in, credit):
+    """A draw's winner: the configuration with the largest in-bag one-vs-one AUC, the first on ties. Fills `oob`
+    (the out-of-bag indicator) and `weight_in` (the in-bag class weights) on the way; `credit` is scratch."""
+    weight_in[:] = 0
+    for i in range(counts.shape[0]):
+        oob[i] = 1 if counts[i] == 0 else 0
+        weight_in[labels[i]] += counts[i]
+    best = -np.inf
+    best_c = 0
+    for c in range(n_cfg):
+        value = _ovo_value(order, codes, counts, c, weight_in, credit)
+        if value > best:
+            best = value
+            best_c = c
+    return best_c
+
 # %% ../nbs/03_bbc.ipynb #2c9aec68
 @njit(cache=True, nogil=True)
 def _pooled_ovo_chunk(seeds, order, codes, labels, units, n_classes, max_redraws):
@@ -907,10 +932,7 @@ def _pooled_ovo_chunk(seeds, order, codes, labels, units, n_classes, max_redraws
     n = order.shape[1]
     n_cfg = order.shape[0] // n_classes
     n_boot = seeds.shape[0]
-    L = np.full(n_boot, np.nan)
-    winners = np.zeros(n_boot, np.int64)
-    redraws = np.zeros(n_boot, np.int64)
-    defects = np.full(n_boot, -1, np.int64)
+    L, winners, redraws, defects = _chunk_outputs(n_boot, 0, 0)[:4]
     n_units = units.max() + 1
     rows = np.empty(n_units, np.int64)
     unit_counts = np.zeros(n_units, np.int64)
@@ -927,17 +949,7 @@ def _pooled_ovo_chunk(seeds, order, codes, labels, units, n_classes, max_redraws
         defects[b] = d
         if d != -1:
             break
-        weight_in[:] = 0
-        for i in range(n):
-            oob[i] = 1 if counts[i] == 0 else 0
-            weight_in[labels[i]] += counts[i]
-        best = -np.inf
-        best_c = 0
-        for c in range(n_cfg):
-            value = _ovo_value(order, codes, counts, c, weight_in, credit)
-            if value > best:
-                best = value
-                best_c = c
+        best_c = _ovo_winner(order, codes, labels, counts, n_cfg, oob, weight_in, credit)
         winners[b] = best_c
         L[b] = _ovo_value(order, codes, oob, best_c, out_class, credit)
     return L, winners, redraws, defects
@@ -1264,59 +1276,69 @@ class BBCResult(DeprecatedAliases):
     selection_metric: str = ""  # the metric the winner was selected by (in CV and in every draw): `metric`, unless bbc was given a `report_metric`
     _deprecated = CI_ALIASES  # ci_low/ci_high warn when read (they go in the release after 0.1)
 
-    def __repr__(self):
-        level = f"{100 * self.confidence_level:g}%"
-        return (f"BBCResult(method={self.method!r}, metric={self.metric!r}, winner={self.winner} {self.winner_name!r}, "
-                f"apparent={self.apparent:.4f}, estimate={self.estimate:.4f}, bias={self.bias:.4f}, "
-                f"ci=[{self.ci_low:.4f}, {self.ci_high:.4f}] ({level} {self.alternative}), "
-                f"n_bootstraps={self.n_bootstraps}, selected by {self.selection_metric or self.metric} "
-                f"({self.winner_rule or 'fold_mean'}))")
+# %% ../nbs/03_bbc.ipynb #aa5e4b84
+@patch_to(BBCResult)
+def __repr__(self):
+    level = f"{100 * self.confidence_level:g}%"
+    return (f"BBCResult(method={self.method!r}, metric={self.metric!r}, winner={self.winner} {self.winner_name!r}, "
+            f"apparent={self.apparent:.4f}, estimate={self.estimate:.4f}, bias={self.bias:.4f}, "
+            f"ci=[{self.ci_low:.4f}, {self.ci_high:.4f}] ({level} {self.alternative}), "
+            f"n_bootstraps={self.n_bootstraps}, selected by {self.selection_metric or self.metric} "
+            f"({self.winner_rule or 'fold_mean'}))")
 
-    @property
-    def confidence_interval(self) -> ConfidenceInterval:
-        "The interval (`low`, `high`) at `confidence_level`, as scipy's `BootstrapResult.confidence_interval`."
-        return ConfidenceInterval(self.ci_low, self.ci_high)
+# %% ../nbs/03_bbc.ipynb #a3c47bb1
+@patch_to(BBCResult, as_prop=True)
+def confidence_interval(self) -> ConfidenceInterval:
+    "The interval (`low`, `high`) at `confidence_level`, as scipy's `BootstrapResult.confidence_interval`."
+    return ConfidenceInterval(self.ci_low, self.ci_high)
 
-    def to_dict(self) -> dict:
-        "Every field (the distribution in full), `confidence_interval` and `confidence_level`: JSON-safe (`result_dict`)."
-        return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
+# %% ../nbs/03_bbc.ipynb #4eb9b24b
+@patch_to(BBCResult)
+def to_dict(self) -> dict:
+    "Every field (the distribution in full), `confidence_interval` and `confidence_level`: JSON-safe (`result_dict`)."
+    return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
 
-    @classmethod
-    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
-                 ) -> BBCResult: # equal to the result saved
-        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
-        from ciauto._checks import result_from_dict
-        return result_from_dict(cls, d)
+# %% ../nbs/03_bbc.ipynb #39169c71
+@patch_to(BBCResult, cls_method=True)
+def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+             ) -> BBCResult: # equal to the result saved
+    "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+    from ciauto._checks import result_from_dict
+    return result_from_dict(cls, d)
 
-    def to_frame(self):
-        "One row per bootstrap draw b: its out-of-bag value L_b (the `distribution`, in draw order); a DataFrame."
-        import pandas as pd  # imported here: `import ciauto.bbc` stays light for the CLI
-        return pd.DataFrame({"bootstrap": np.arange(len(self.distribution)), "value": self.distribution})
+# %% ../nbs/03_bbc.ipynb #0f2c688c
+@patch_to(BBCResult)
+def to_frame(self):
+    "One row per bootstrap draw b: its out-of-bag value L_b (the `distribution`, in draw order); a DataFrame."
+    import pandas as pd  # imported here: `import ciauto.bbc` stays light for the CLI
+    return pd.DataFrame({"bootstrap": np.arange(len(self.distribution)), "value": self.distribution})
 
-    def plot(self,
-             ax=None,  # matplotlib axes to draw on (default: a new figure)
-             bins="auto",  # histogram bins, as numpy.histogram takes them
-             ):
-        "Histogram of the bootstrap distribution with the apparent value, the estimate and the interval marked."
-        import matplotlib.pyplot as plt
-        if ax is None:
-            _, ax = plt.subplots(figsize=(8, 3.5))
-        ax.hist(self.distribution, bins=bins, color="0.75", edgecolor="0.45")
-        low = self.ci_low if np.isfinite(self.ci_low) else self.distribution.min()
-        high = self.ci_high if np.isfinite(self.ci_high) else self.distribution.max()
-        ax.axvspan(low, high, color="tab:blue", alpha=0.12,
-                   label=f"{100 * self.confidence_level:g}% CI [{self.ci_low:.3f}, {self.ci_high:.3f}]")
-        for bound in (self.ci_low, self.ci_high):
-            if np.isfinite(bound):
-                ax.axvline(bound, color="tab:blue", lw=1)
-        ax.axvline(self.estimate, color="k", lw=2, label=f"estimate {self.estimate:.3f}")
-        ax.axvline(self.apparent, color="tab:red", ls="--", lw=2, label=f"apparent {self.apparent:.3f}")
-        name = "BBC" if self.method == "pooled" else "BBC-F"
-        ax.set(xlabel=f"out-of-bag {self.metric} of the bootstrap winner", ylabel="bootstraps",
-               title=f"{name}: {self.winner_name or f'configuration {self.winner}'}, B = {self.n_bootstraps}")
-        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))  # beside the histogram, not on it
-        ax.figure.tight_layout()
-        return ax
+# %% ../nbs/03_bbc.ipynb #6722af33
+@patch_to(BBCResult)
+def plot(self,
+         ax=None,  # matplotlib axes to draw on (default: a new figure)
+         bins="auto",  # histogram bins, as numpy.histogram takes them
+         ):
+    "Histogram of the bootstrap distribution with the apparent value, the estimate and the interval marked."
+    import matplotlib.pyplot as plt
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 3.5))
+    ax.hist(self.distribution, bins=bins, color="0.75", edgecolor="0.45")
+    low = self.ci_low if np.isfinite(self.ci_low) else self.distribution.min()
+    high = self.ci_high if np.isfinite(self.ci_high) else self.distribution.max()
+    ax.axvspan(low, high, color="tab:blue", alpha=0.12,
+               label=f"{100 * self.confidence_level:g}% CI [{self.ci_low:.3f}, {self.ci_high:.3f}]")
+    for bound in (self.ci_low, self.ci_high):
+        if np.isfinite(bound):
+            ax.axvline(bound, color="tab:blue", lw=1)
+    ax.axvline(self.estimate, color="k", lw=2, label=f"estimate {self.estimate:.3f}")
+    ax.axvline(self.apparent, color="tab:red", ls="--", lw=2, label=f"apparent {self.apparent:.3f}")
+    name = "BBC" if self.method == "pooled" else "BBC-F"
+    ax.set(xlabel=f"out-of-bag {self.metric} of the bootstrap winner", ylabel="bootstraps",
+           title=f"{name}: {self.winner_name or f'configuration {self.winner}'}, B = {self.n_bootstraps}")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))  # beside the histogram, not on it
+    ax.figure.tight_layout()
+    return ax
 
 # %% ../nbs/03_bbc.ipynb #8c87ff2e
 def _run_chunks(task, seeds, n_jobs, progress: bool = False):
@@ -1599,22 +1621,20 @@ class _BBCInput:
     n_columns: int  # columns before dropped ones were set aside
     source: object  # the CVTResult, or None
 
-# %% ../nbs/03_bbc.ipynb #f90c7c99
-def _bbc_iv(predictions, y, folds, metric, report_metric, method, n_bootstraps, confidence_level, alternative,
-            random_state, n_jobs, quantile, winner_rule, max_redraws, groups, pos_label, progress) -> _BBCInput:
-    "Every check of `bbc`'s arguments, once, and the design warnings; returns what the computation reads."
-    source = _source_of(predictions)
-    names = _configuration_names(source)
+# %% ../nbs/03_bbc.ipynb #af8d6f71
+def _source_defaults(source, groups, winner_rule):
+    "(groups, winner_rule): the CVTResult `source`'s, where bbc was given none (unchanged without a source)."
     if source is not None:  # the selection the user made and the groups they cross-validated with, unless overridden
         groups = getattr(source, "groups", None) if groups is None else groups
         recorded = getattr(source, "winner_rule", None)
         if winner_rule is None and recorded is not None and (recorded == "pooled" or getattr(source, "folds", None)
                                                              is not None):
             winner_rule = recorded
-    shape = np.shape(predictions.predictions if source is not None else predictions)
-    n_columns = shape[1] if len(shape) > 1 else 0  # before dropped columns are set aside
-    given_metric = metric
-    predictions, y_raw, folds, metric, pos_label, kept = _unpack(source, predictions, y, folds, metric, pos_label)
+    return groups, winner_rule
+
+# %% ../nbs/03_bbc.ipynb #1f1f65e9
+def _check_options(method, alternative, quantile, n_bootstraps, max_redraws, confidence_level, progress):
+    "The options checked: (n_bootstraps, max_redraws, confidence_level, progress) as bbc reads them."
     check_choice(method, "method", _METHODS)
     check_choice(alternative, "alternative", _ALTERNATIVES)
     check_choice(quantile, "quantile", QUANTILES)
@@ -1623,7 +1643,21 @@ def _bbc_iv(predictions, y, folds, metric, report_metric, method, n_bootstraps, 
     check_memory(72.0 * n_bootstraps, f"n_bootstraps={n_bootstraps}")
     max_redraws = check_int(max_redraws, "max_redraws", minimum=0)
     confidence_level = check_probability(confidence_level, "confidence_level")
-    progress = check_bool(progress, "progress")
+    return n_bootstraps, max_redraws, confidence_level, check_bool(progress, "progress")
+
+# %% ../nbs/03_bbc.ipynb #f90c7c99
+def _bbc_iv(predictions, y, folds, metric, report_metric, method, n_bootstraps, confidence_level, alternative,
+            random_state, n_jobs, quantile, winner_rule, max_redraws, groups, pos_label, progress) -> _BBCInput:
+    "Every check of `bbc`'s arguments, once, and the design warnings; returns what the computation reads."
+    source = _source_of(predictions)
+    names = _configuration_names(source)
+    groups, winner_rule = _source_defaults(source, groups, winner_rule)
+    shape = np.shape(predictions.predictions if source is not None else predictions)
+    n_columns = shape[1] if len(shape) > 1 else 0  # before dropped columns are set aside
+    given_metric = metric
+    predictions, y_raw, folds, metric, pos_label, kept = _unpack(source, predictions, y, folds, metric, pos_label)
+    n_bootstraps, max_redraws, confidence_level, progress = _check_options(method, alternative, quantile, n_bootstraps,
+                                                                           max_redraws, confidence_level, progress)
     predictions = _check_predictions(predictions, metric, names, kept)
     y, codes, classes = _check_targets(y_raw, metric, predictions, pos_label)
     report, report_y = _report_inputs(report_metric, metric, y, y_raw, predictions, pos_label)
@@ -1678,6 +1712,44 @@ def _warn_other_metric(source, given, metric, report_metric):
                   f"selection and report {metric.name!r}, pass report_metric={metric.name!r} instead of metric",
                   UserWarning, stacklevel=4)
 
+# %% ../nbs/03_bbc.ipynb #ee985ff8
+def _reported(a, # the checked inputs (`_BBCInput`)
+              task, # the selection metric's chunk function (`_task`)
+              cv_values, # the selection metric's CV values (F×C, or 1×C pooled)
+              winner: int, # the CV winner's column
+             ):
+    "(apparent, chunk function): the winner's apparent value and the draws' L, both under the reported metric."
+    if a.report is a.metric:
+        return float(cv_values[:, winner].mean()), task
+    report_values = _cv_values(a.report, a.predictions, a.report_y, a.fold_ids, a.fold_labels, a.winner_rule)
+    apparent = float(report_values[:, winner].mean())
+    report_perf = report_values if a.method == "pooled" or a.winner_rule == "fold_mean" else \
+        _cv_values(a.report, a.predictions, a.report_y, a.fold_ids, a.fold_labels, "fold_mean")
+    return apparent, partial(_report_chunk, task=task, a=a, report_perf=report_perf)
+
+# %% ../nbs/03_bbc.ipynb #9de443dc
+def _bbc_result(a, # the checked inputs (`_BBCInput`)
+                distribution, # L_1..L_B, read-only
+                winner: int, # the CV winner's column among the kept ones
+                apparent: float, # its apparent value
+                winners, # each draw's winner (kept columns)
+                redraws, # each draw's redraw count
+               ) -> BBCResult:
+    "The BBCResult of a finished bootstrap."
+    report_sign = 1.0 if a.report.greater_is_better else -1.0
+    low, high = _interval(distribution, report_sign, a.report, a.confidence_level, a.alternative, a.quantile)
+    estimate = float(distribution.mean())
+    counts = np.zeros(a.n_columns, np.int64)
+    np.add.at(counts, a.columns[winners], 1)
+    winner = int(a.columns[winner])  # back to the CVTResult's column indices
+    return BBCResult(estimate=estimate, ci_low=low, ci_high=high, confidence_level=a.confidence_level,
+                     alternative=a.alternative, distribution=distribution, winner=winner, apparent=apparent,
+                     bias=apparent - estimate, method=a.method, metric=a.report.name, n_bootstraps=len(a.seeds),
+                     bootstrap_winners=counts, n_redraws=int(redraws.sum()),
+                     n_units=len(a.fold_labels) if a.method == "folds" else int(a.units.max()) + 1,
+                     winner_name=a.names[winner] if a.names and winner < len(a.names) else str(winner),
+                     winner_rule=a.winner_rule, selection_metric=a.metric.name)
+
 # %% ../nbs/03_bbc.ipynb #561b21e2
 def _bbc(a: _BBCInput) -> BBCResult:
     "The computation of `bbc` on checked inputs: the CV winner, B bootstrap draws, the interval."
@@ -1688,34 +1760,16 @@ def _bbc(a: _BBCInput) -> BBCResult:
     winner = cv_winner(cv_values, a.metric, rule=a.winner_rule)  # the one CV winner of the checks layer
     _warn_below_chance(cv_values, a.metric)
     task = _task(a.method, a.metric, sign, perf, a.predictions, a.y, a.codes, a.classes, a.units, a.max_redraws)
-    if a.report is a.metric:
-        apparent = float(cv_values[:, winner].mean())
-    else:
-        report_values = _cv_values(a.report, a.predictions, a.report_y, a.fold_ids, a.fold_labels, a.winner_rule)
-        apparent = float(report_values[:, winner].mean())
-        report_perf = report_values if a.method == "pooled" or a.winner_rule == "fold_mean" else \
-            _cv_values(a.report, a.predictions, a.report_y, a.fold_ids, a.fold_labels, "fold_mean")
-        task = partial(_report_chunk, task=task, a=a, report_perf=report_perf)
+    apparent, task = _reported(a, task, cv_values, winner)
     generic = a.method == "pooled" and not (_is_fast(a.metric) and a.report is a.metric)
     L, winners, redraws, defects = _run_chunks(task, a.seeds, a.n_jobs, a.progress and generic)
     _check_draws(defects, a.method, a.classes, a.max_redraws, a.class_groups)
     flip = sign if a.method == "folds" and a.report is a.metric else 1.0  # BBC-F's kernel maximises sign·perf
     distribution = (flip * L).astype(np.float64)
     distribution.setflags(write=False)
-    report_sign = 1.0 if a.report.greater_is_better else -1.0
-    low, high = _interval(distribution, report_sign, a.report, a.confidence_level, a.alternative, a.quantile)
-    estimate = float(distribution.mean())
-    counts = np.zeros(a.n_columns, np.int64)
-    np.add.at(counts, a.columns[winners], 1)
-    winner = int(a.columns[winner])  # back to the CVTResult's column indices
-    _warn_other_winner(a.source, winner, a.names, a.winner_rule)
-    return BBCResult(estimate=estimate, ci_low=low, ci_high=high, confidence_level=a.confidence_level,
-                     alternative=a.alternative, distribution=distribution, winner=winner, apparent=apparent,
-                     bias=apparent - estimate, method=a.method, metric=a.report.name, n_bootstraps=len(a.seeds),
-                     bootstrap_winners=counts, n_redraws=int(redraws.sum()),
-                     n_units=len(a.fold_labels) if a.method == "folds" else int(a.units.max()) + 1,
-                     winner_name=a.names[winner] if a.names and winner < len(a.names) else str(winner),
-                     winner_rule=a.winner_rule, selection_metric=a.metric.name)
+    result = _bbc_result(a, distribution, winner, apparent, winners, redraws)
+    _warn_other_winner(a.source, result.winner, a.names, a.winner_rule)
+    return result
 
 # %% ../nbs/03_bbc.ipynb #8eca85d8
 def _report_chunk(seeds, task, a, report_perf):
