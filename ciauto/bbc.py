@@ -17,7 +17,7 @@ from numba.core.compiler_lock import global_compiler_lock
 from ._checks import (CI_ALIASES, ConfidenceInterval, DeprecatedAliases, QUANTILES, WINNER_RULES, as_array, as_float_array, as_fold_ids,
                             binary_codes, check_bool, check_choice, check_fold_classes, check_int, check_memory,
                             check_n_jobs, check_probability, check_same_length, cv_winner,
-                            fold_ids_from_splits, group_codes, interval_dict, order_statistic, repeated_fold_ids, result_dict,
+                            fold_ids_from_splits, group_codes, interval_dict, order_statistic, patch_to, repeated_fold_ids, result_dict,
                             sorted_labels, spawn_seeds)
 from .metrics import fold_score_matrix, resolve_metric
 
@@ -39,7 +39,7 @@ def _splitmix64(state):
     z = (z ^ (z >> np.uint64(27))) * _MIX2
     return state, z ^ (z >> np.uint64(31))
 
-
+# %% ../nbs/03_bbc.ipynb #87ec88e7
 @njit(cache=True, nogil=True)
 def _draw_rows(state, n, rows):
     "Fill `rows` with indices uniform on 0..n−1 from the stream at `state`; returns the new state."
@@ -49,7 +49,7 @@ def _draw_rows(state, n, rows):
         rows[k] = np.int64(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
     return state
 
-
+# %% ../nbs/03_bbc.ipynb #1e3128b0
 def _bootstrap_seeds(random_state, n_bootstraps: int) -> np.ndarray:
     """One 64-bit seed per bootstrap (`_checks.spawn_seeds`). Bootstrap b (with all its redraws) uses only the stream
     started at seed b, so the result does not depend on how bootstraps are split between workers, and the seeds of
@@ -77,7 +77,7 @@ def _first_defect(counts, codes, n_classes, min_oob, in_class, out_class):
         return -2
     return -1
 
-
+# %% ../nbs/03_bbc.ipynb #d03c8909
 @njit(cache=True, nogil=True)
 def _usable_draw(seed, codes, units, n_classes, min_oob, max_redraws, rows, unit_counts, counts, in_class, out_class):
     """Draw the U units (`units[i]` = row i's unit: the row itself, or its group) U times with replacement from the
@@ -124,7 +124,7 @@ def _presort_columns(scores: np.ndarray, labels: np.ndarray) -> np.ndarray:
         words[:, 1:] |= (ranked[:, 1:] != ranked[:, :-1]).astype(np.uint32) << np.uint32(1)
     return packed
 
-
+# %% ../nbs/03_bbc.ipynb #55de274a
 @njit(cache=True, nogil=True)
 def _sorted_credit(packed, weights):
     """2·Σ over positive–negative pairs of w_i·w_j·ψ(s_i, s_j) for one packed presorted column with integer
@@ -184,7 +184,7 @@ def _lane_credits(packed, lanes, out):
         for d in range(m):
             out[c, d] = credit[d] + np.int64(block_pos[d]) * (2 * np.int64(below[d]) + block_neg[d])
 
-
+# %% ../nbs/03_bbc.ipynb #08d8a7d6
 @njit(cache=True, nogil=True)
 def _lane_credits_untied(packed, lanes, out):
     """As `_lane_credits` (the same integers), without a flush: 2·credit = S1 + P·Q − S2 (see the text), the
@@ -219,7 +219,7 @@ def _lane_credits_untied(packed, lanes, out):
         for d in range(m):
             out[c, d] = s[d] + np.int64(pos[d]) * np.int64(neg[d])
 
-
+# %% ../nbs/03_bbc.ipynb #d07c8a25
 @njit(cache=True, nogil=True)
 def _tie_share(packed):
     "The share of packed positions that start a tie group (1.0 for untied scores)."
@@ -241,7 +241,7 @@ def _chunk_outputs(n_boot, top, n_extra):
             np.full(n_boot, -1, np.int64), np.zeros((n_boot, top), np.int64), np.full((n_boot, top), np.nan),
             np.full((n_boot, n_extra), np.nan))
 
-
+# %% ../nbs/03_bbc.ipynb #cea40e41
 @njit(cache=True, nogil=True)
 def _top_columns(values, taken, out):
     """The columns with the largest `values`, best first, into `out` (as many as it holds): the first index on
@@ -255,16 +255,32 @@ def _top_columns(values, taken, out):
         taken[best_c] = True
         out[j] = best_c
 
-
+# %% ../nbs/03_bbc.ipynb #d16b009f
 def _extra_columns(extra):
     "The fixed columns whose out-of-bag values a comparison needs, as int64 (none: an empty array)."
     return _NO_EXTRA if extra is None else np.ascontiguousarray(extra, dtype=np.int64)
 
-
+# %% ../nbs/03_bbc.ipynb #16b86466
 def _with_ranks(out, top, extra):
     """A kernel's seven arrays, or the four bbc reads (L, winners, redraws, defects) when neither ranks (`top` > 0)
     nor extra columns were asked for: bbc's calls stay as they were."""
     return out if top > 0 or extra is not None else out[:4]
+
+# %% ../nbs/03_bbc.ipynb #8a423993
+@njit(cache=True, nogil=True)
+def _fill_lanes(counts, usable, lanes, lane_max):
+    """counts[d] (d < `usable`) into lane d of `lanes` (N×m uint8; the other lanes 0). Returns whether they fit:
+    every multiplicity ≤ `lane_max` and every draw's total weight < 2**31."""
+    fits = True
+    for d in range(lanes.shape[1]):
+        total = 0
+        for i in range(lanes.shape[0]):
+            w = counts[d, i] if d < usable else 0
+            total += w
+            fits = fits and w <= lane_max
+            lanes[i, d] = np.uint8(w & 255)
+        fits = fits and total < 2**31
+    return fits
 
 # %% ../nbs/03_bbc.ipynb #60799fea
 _LANE_MAX = 255  # the largest multiplicity a uint8 lane holds; a block of draws with a larger one takes the scalar pass
@@ -289,18 +305,61 @@ def _draw_lanes(seeds, start, labels, units, max_redraws, lane_max, redraws, def
         out_sizes[d, 0] = out_class[0]
         out_sizes[d, 1] = out_class[1]
         usable += 1
-    fits = True
-    for d in range(lanes.shape[1]):
-        total = 0
-        for i in range(lanes.shape[0]):
-            w = counts[d, i] if d < usable else 0
-            total += w
-            fits = fits and w <= lane_max
-            lanes[i, d] = np.uint8(w & 255)
-        fits = fits and total < 2**31
-    return usable, fits
+    return usable, _fill_lanes(counts, usable, lanes, lane_max)
 
+# %% ../nbs/03_bbc.ipynb #62b64b1d
+@njit(cache=True, nogil=True)
+def _lane_scratch(units, n, m):
+    "(rows, unit_counts, counts, lanes, out_sizes, in_class, out_class, oob) for m draws of n rows over `units`."
+    n_units = units.max() + 1
+    return (np.empty(n_units, np.int64), np.zeros(n_units, np.int64), np.zeros((m, n), np.int64),
+            np.zeros((n, m), np.uint8), np.zeros((m, 2), np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64),
+            np.empty(n, np.int64))
 
+# %% ../nbs/03_bbc.ipynb #383b942d
+@njit(cache=True, nogil=True)
+def _oob_indicator(counts, oob):
+    "oob[i] = 1 where counts[i] == 0, else 0."
+    for i in range(counts.shape[0]):
+        oob[i] = 1 if counts[i] == 0 else 0
+
+# %% ../nbs/03_bbc.ipynb #eb759710
+@njit(cache=True, nogil=True)
+def _auc_table(packed, lanes, counts, usable, fits, untied, table):
+    "The in-bag credits of the block's `usable` draws into table[:, :usable] (C×m int64)."
+    if not fits:  # a multiplicity above a lane's range: the same integers, one draw at a time
+        for d in range(usable):
+            for c in range(packed.shape[0]):
+                table[c, d] = _sorted_credit(packed[c], counts[d])
+    elif untied:
+        _lane_credits_untied(packed, lanes, table)
+    else:
+        _lane_credits(packed, lanes, table)
+
+# %% ../nbs/03_bbc.ipynb #b554ec63
+@njit(cache=True, nogil=True)
+def _auc_draw_outputs(b, credit, packed, counts, out_size, credits, taken, oob, top, extra, outputs):
+    """Draw b's entries of `outputs` (`_chunk_outputs`'s seven arrays) from `credit` (its C in-bag credits), `counts`
+    (its multiplicities) and `out_size` (its out-of-bag negatives and positives); `credits`, `taken`, `oob` scratch."""
+    L, winners, _, _, ranks, rank_values, extra_values = outputs
+    best_c = 0
+    for c in range(credit.shape[0]):
+        credits[c] = credit[c]
+        if credit[c] > credit[best_c]:
+            best_c = c
+    winners[b] = best_c
+    _oob_indicator(counts, oob)
+    pairs = 2.0 * out_size[0] * out_size[1]
+    L[b] = _sorted_credit(packed[best_c], oob) / pairs
+    if top > 0:
+        _top_columns(credits, taken, ranks[b])
+        for j in range(top):
+            c = ranks[b, j]
+            rank_values[b, j] = L[b] if c == best_c else _sorted_credit(packed[c], oob) / pairs
+    for j in range(extra.shape[0]):
+        extra_values[b, j] = _sorted_credit(packed[extra[j]], oob) / pairs
+
+# %% ../nbs/03_bbc.ipynb #54faeb44
 @njit(cache=True, nogil=True)
 def _pooled_auc_draws(seeds, packed, labels, units, max_redraws, untied, lane_max, top, extra):
     """BBC with binary ROC AUC for the bootstraps with these seeds: (L, winners, redraws, defects, ranks, their
@@ -311,55 +370,25 @@ def _pooled_auc_draws(seeds, packed, labels, units, max_redraws, untied, lane_ma
     column with the largest credit, an exact integer: ties between configurations are exact ties."""
     n_cfg, n = packed.shape
     n_boot = seeds.shape[0]
-    L, winners, redraws, defects, ranks, rank_values, extra_values = _chunk_outputs(n_boot, top, extra.shape[0])
-    n_units = units.max() + 1
-    rows = np.empty(n_units, np.int64)
-    unit_counts = np.zeros(n_units, np.int64)
+    outputs = _chunk_outputs(n_boot, top, extra.shape[0])
+    redraws, defects = outputs[2], outputs[3]
     m = max(1, min(_LANES, n_boot))
-    counts = np.zeros((m, n), np.int64)
-    lanes = np.zeros((n, m), np.uint8)
-    out_sizes = np.zeros((m, 2), np.int64)
-    in_class = np.zeros(2, np.int64)
-    out_class = np.zeros(2, np.int64)
-    oob = np.empty(n, np.int64)
+    rows, unit_counts, counts, lanes, out_sizes, in_class, out_class, oob = _lane_scratch(units, n, m)
     table = np.zeros((n_cfg, m), np.int64)
     credits = np.zeros(n_cfg)
     taken = np.zeros(n_cfg, np.bool_)
     for start in range(0, n_boot, m):
         usable, fits = _draw_lanes(seeds, start, labels, units, max_redraws, lane_max, redraws, defects, rows,
                                    unit_counts, counts, lanes, in_class, out_class, out_sizes)
-        if not fits:  # a multiplicity above a lane's range: the same integers, one draw at a time
-            for d in range(usable):
-                for c in range(n_cfg):
-                    table[c, d] = _sorted_credit(packed[c], counts[d])
-        elif untied:
-            _lane_credits_untied(packed, lanes, table)
-        else:
-            _lane_credits(packed, lanes, table)
+        _auc_table(packed, lanes, counts, usable, fits, untied, table)
         for d in range(usable):
-            b = start + d
-            best_c = 0
-            for c in range(n_cfg):
-                credits[c] = table[c, d]
-                if table[c, d] > table[best_c, d]:
-                    best_c = c
-            winners[b] = best_c
-            for i in range(n):
-                oob[i] = 1 if counts[d, i] == 0 else 0
-            pairs = 2.0 * out_sizes[d, 0] * out_sizes[d, 1]
-            L[b] = _sorted_credit(packed[best_c], oob) / pairs
-            if top > 0:
-                _top_columns(credits, taken, ranks[b])
-                for j in range(top):
-                    c = ranks[b, j]
-                    rank_values[b, j] = L[b] if c == best_c else _sorted_credit(packed[c], oob) / pairs
-            for j in range(extra.shape[0]):
-                extra_values[b, j] = _sorted_credit(packed[extra[j]], oob) / pairs
+            _auc_draw_outputs(start + d, table[:, d], packed, counts[d], out_sizes[d], credits, taken, oob, top,
+                              extra, outputs)
         if usable < min(m, n_boot - start):
             break  # an unusable draw: bbc raises, the later seeds are not drawn
-    return L, winners, redraws, defects, ranks, rank_values, extra_values
+    return outputs
 
-
+# %% ../nbs/03_bbc.ipynb #492ce8d4
 def _pooled_auc_chunk(seeds, packed, labels, units, max_redraws, untied=False, top=0, extra=None, lane_max=_LANE_MAX):
     "`_pooled_auc_draws`, with the ranks and extra columns only when asked for (`_with_ranks`)."
     return _with_ranks(_pooled_auc_draws(seeds, packed, labels, units, max_redraws, untied, lane_max, top,
@@ -377,7 +406,7 @@ def _oob_mean(counts, row):
             n_oob += 1
     return total / n_oob
 
-
+# %% ../nbs/03_bbc.ipynb #791ef0fc
 @njit(cache=True, nogil=True)
 def _winner_and_oob_mean(counts, table, totals):
     """The bootstrap step of BBC-F (units = folds): the winner is the argmax over c of Σ_u counts[u]·table[c, u]
@@ -396,7 +425,7 @@ def _winner_and_oob_mean(counts, table, totals):
             best_c = c
     return best_c, _oob_mean(counts, table[best_c])
 
-
+# %% ../nbs/03_bbc.ipynb #8bcc41ee
 @njit(cache=True, nogil=True)
 def _ranked_oob_means(counts, table, totals, taken, top, extra, ranks, rank_values, extra_values):
     "One draw's ranks 1..`top` by `totals` and the out-of-bag means of those and of the `extra` rows of `table`."
@@ -410,13 +439,13 @@ def _ranked_oob_means(counts, table, totals, taken, top, extra, ranks, rank_valu
 
 _EXACT_FLOAT32 = 1 << 24  # every integer up to 2**24 is exact in float32
 
-
+# %% ../nbs/03_bbc.ipynb #ebbe9080
 def _usable_count(defects) -> int:
     "How many draws of a chunk are usable: all, or those before the first unusable one (nothing is drawn after it)."
     bad = np.flatnonzero(defects != -1)
     return int(bad[0]) if bad.size else len(defects)
 
-
+# %% ../nbs/03_bbc.ipynb #6377bbde
 def _count_products(counts, table):
     """Every in-bag count Σ_i counts[b, i]·table[c, i] of a chunk of draws (B×C float64) as one matrix product, for a
     0/1 `table` (C×N float32). Exact: in float32 when every draw's total weight is below 2**24 (then every partial
@@ -426,7 +455,7 @@ def _count_products(counts, table):
     dtype = np.float32 if counts.sum(axis=1).max() < _EXACT_FLOAT32 else np.float64
     return (counts.astype(dtype) @ table.T.astype(dtype, copy=False)).astype(np.float64)
 
-
+# %% ../nbs/03_bbc.ipynb #64bfdabd
 def _pooled_accuracy_chunk(seeds, correct, codes, units, n_classes, max_redraws, top=0, extra=None):
     """BBC with accuracy: `correct` is C×N float32 (1 where configuration c labels row i correctly). The chunk's
     draws (`_draw_chunk`), every in-bag hit count in one matrix product, then per draw the winner (first index on
@@ -457,7 +486,7 @@ def _class_value(class_hits, class_weight, f1):
         total += class_hits[k] / class_weight[k]
     return total / class_hits.shape[0]
 
-
+# %% ../nbs/03_bbc.ipynb #aa0123a6
 @njit(cache=True, nogil=True)
 def _oob_class_value(hits_row, w_out, starts, class_hits, out_class, f1):
     "Balanced accuracy or F1 of one configuration (its row of `hits`) on the out-of-bag rows (`w_out` = 1)."
@@ -468,7 +497,7 @@ def _oob_class_value(hits_row, w_out, starts, class_hits, out_class, f1):
         class_hits[k] = total
     return _class_value(class_hits, out_class, f1)
 
-
+# %% ../nbs/03_bbc.ipynb #6c75b1a9
 def _class_values(class_hits, class_weight, f1):
     """`_class_value` of a chunk's draws and configurations at once: class_hits[k] is B×C (class k's counts),
     class_weight B×K. The same float operations in the same order, so every value is the same to the last bit."""
@@ -481,7 +510,7 @@ def _class_values(class_hits, class_weight, f1):
         total = total + hits_k / class_weight[:, k:k + 1]
     return total / len(class_hits)
 
-
+# %% ../nbs/03_bbc.ipynb #0dbab095
 def _pooled_hits_chunk(seeds, hits, hit_table, perm, starts, codes, units, max_redraws, f1, top=0, extra=None):
     """BBC with balanced accuracy or F1 (`f1`): `hits` is C×N int8 with its columns in class order (`perm[j]` = the
     row in column j, `starts[k]` = class k's first column), 1 where configuration c labels the row correctly
@@ -535,7 +564,7 @@ def _draw_chunk(seeds, codes, units, n_classes, min_oob, max_redraws):
             break
     return counts, redraws, defects
 
-
+# %% ../nbs/03_bbc.ipynb #d5ddcfa8
 @njit(cache=True, nogil=True)
 def _folds_draws(seeds, perf, max_redraws, top, extra):
     """BBC-F for the bootstraps with these seeds; `perf` is the F×C fold matrix, higher is better.
@@ -566,7 +595,7 @@ def _folds_draws(seeds, perf, max_redraws, top, extra):
                           extra_values[b])
     return L, winners, redraws, defects, ranks, rank_values, extra_values
 
-
+# %% ../nbs/03_bbc.ipynb #4f5622ce
 def _folds_chunk(seeds, perf, max_redraws, top=0, extra=None):
     "`_folds_draws`, with the ranks and extra columns only when asked for (`_with_ranks`)."
     return _with_ranks(_folds_draws(seeds, perf, max_redraws, top, _extra_columns(extra)), top, extra)
@@ -606,7 +635,7 @@ def _sorted_pr_area(packed, weights, total_pos, trapezoid):
         block_neg = 0
     return (0.5 * area if trapezoid else area) / total_pos
 
-
+# %% ../nbs/03_bbc.ipynb #3d254cbf
 @njit(cache=True, nogil=True, error_model="numpy")
 def _lane_pr_areas(packed, lanes, total_pos, trapezoid, out):
     """`_sorted_pr_area` of every packed column for the m draws side by side in `lanes` (as `_lane_credits`), each
@@ -652,247 +681,87 @@ def _lane_pr_areas(packed, lanes, total_pos, trapezoid, out):
         for d in range(m):
             out[c, d] = (0.5 * area[d] if trapezoid else area[d]) / total_pos[d]
 
+# %% ../nbs/03_bbc.ipynb #9af24fc8
+@njit(inline="always")
+def _pr_lane_start():
+    "A lane's state before a column: tp, fp, area, the previous tp and precision, the open block's pos and neg weight."
+    return 0.0, 0.0, 0.0, 0.0, 1.0, np.int64(0), np.int64(0)
+
+# %% ../nbs/03_bbc.ipynb #3f0accc9
+@njit(inline="always")
+def _pr_add(lane, weight, positive):
+    "A row of this lane's `weight` into its open tie block."
+    tp, fp, ar, ptp, pp, bp, bn = lane
+    w = np.int64(weight)
+    return tp, fp, ar, ptp, pp, bp + w * positive, bn + w * (1 - positive)
+
+# %% ../nbs/03_bbc.ipynb #78536f0a
+@njit(inline="always")
+def _pr_flush(lane, previous):
+    "The lane's block closed: its point added to the area as `_sorted_pr_area` adds it."
+    tp, fp, ar, ptp, pp, bp, bn = lane
+    tp += bp
+    fp += bn
+    precision = tp / max(tp + fp, 1.0)
+    ar += (tp - ptp) * (precision + previous * pp)
+    return tp, fp, ar, tp, precision if bp + bn > 0 else pp, np.int64(0), np.int64(0)
+
 # %% ../nbs/03_bbc.ipynb #d7e3f7a3
 @njit(cache=True, nogil=True, error_model="numpy")
 def _lane_pr_areas16(packed, lanes, total_pos, trapezoid, out):
-    """`_lane_pr_areas` for exactly 16 lanes, written out: one scalar per draw and quantity (tp0 … tp15 and so
-    on), so that LLVM's SLP vectoriser packs the 16 draws into vector registers. Compile it only through
-    `_pr_lanes16` (the switch); every lane does `_sorted_pr_area`'s float operations in its order."""
+    """`_lane_pr_areas` for exactly 16 lanes, written out: one state tuple per draw (`_pr_lane_start`), so that LLVM's
+    SLP vectoriser packs the 16 draws into vector registers. Compile it only through `_pr_lanes16` (the switch);
+    every lane does `_sorted_pr_area`'s float operations in its order."""
     n_cfg, n = packed.shape
     previous = 1.0 if trapezoid else 0.0
     for c in range(n_cfg):
-        tp0 = fp0 = ar0 = ptp0 = 0.0
-        pp0 = 1.0
-        bp0 = bn0 = np.int64(0)
-        tp1 = fp1 = ar1 = ptp1 = 0.0
-        pp1 = 1.0
-        bp1 = bn1 = np.int64(0)
-        tp2 = fp2 = ar2 = ptp2 = 0.0
-        pp2 = 1.0
-        bp2 = bn2 = np.int64(0)
-        tp3 = fp3 = ar3 = ptp3 = 0.0
-        pp3 = 1.0
-        bp3 = bn3 = np.int64(0)
-        tp4 = fp4 = ar4 = ptp4 = 0.0
-        pp4 = 1.0
-        bp4 = bn4 = np.int64(0)
-        tp5 = fp5 = ar5 = ptp5 = 0.0
-        pp5 = 1.0
-        bp5 = bn5 = np.int64(0)
-        tp6 = fp6 = ar6 = ptp6 = 0.0
-        pp6 = 1.0
-        bp6 = bn6 = np.int64(0)
-        tp7 = fp7 = ar7 = ptp7 = 0.0
-        pp7 = 1.0
-        bp7 = bn7 = np.int64(0)
-        tp8 = fp8 = ar8 = ptp8 = 0.0
-        pp8 = 1.0
-        bp8 = bn8 = np.int64(0)
-        tp9 = fp9 = ar9 = ptp9 = 0.0
-        pp9 = 1.0
-        bp9 = bn9 = np.int64(0)
-        tp10 = fp10 = ar10 = ptp10 = 0.0
-        pp10 = 1.0
-        bp10 = bn10 = np.int64(0)
-        tp11 = fp11 = ar11 = ptp11 = 0.0
-        pp11 = 1.0
-        bp11 = bn11 = np.int64(0)
-        tp12 = fp12 = ar12 = ptp12 = 0.0
-        pp12 = 1.0
-        bp12 = bn12 = np.int64(0)
-        tp13 = fp13 = ar13 = ptp13 = 0.0
-        pp13 = 1.0
-        bp13 = bn13 = np.int64(0)
-        tp14 = fp14 = ar14 = ptp14 = 0.0
-        pp14 = 1.0
-        bp14 = bn14 = np.int64(0)
-        tp15 = fp15 = ar15 = ptp15 = 0.0
-        pp15 = 1.0
-        bp15 = bn15 = np.int64(0)
+        s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = _pr_lane_start()
+        s8 = s9 = s10 = s11 = s12 = s13 = s14 = s15 = _pr_lane_start()
         for k in range(n - 1, -1, -1):
             word = packed[c, k]
             positive = np.int64(word & np.uint32(1))
             weights = lanes[np.int64(word >> np.uint32(2))]
-            w = np.int64(weights[0])
-            bp0 += w * positive
-            bn0 += w * (1 - positive)
-            w = np.int64(weights[1])
-            bp1 += w * positive
-            bn1 += w * (1 - positive)
-            w = np.int64(weights[2])
-            bp2 += w * positive
-            bn2 += w * (1 - positive)
-            w = np.int64(weights[3])
-            bp3 += w * positive
-            bn3 += w * (1 - positive)
-            w = np.int64(weights[4])
-            bp4 += w * positive
-            bn4 += w * (1 - positive)
-            w = np.int64(weights[5])
-            bp5 += w * positive
-            bn5 += w * (1 - positive)
-            w = np.int64(weights[6])
-            bp6 += w * positive
-            bn6 += w * (1 - positive)
-            w = np.int64(weights[7])
-            bp7 += w * positive
-            bn7 += w * (1 - positive)
-            w = np.int64(weights[8])
-            bp8 += w * positive
-            bn8 += w * (1 - positive)
-            w = np.int64(weights[9])
-            bp9 += w * positive
-            bn9 += w * (1 - positive)
-            w = np.int64(weights[10])
-            bp10 += w * positive
-            bn10 += w * (1 - positive)
-            w = np.int64(weights[11])
-            bp11 += w * positive
-            bn11 += w * (1 - positive)
-            w = np.int64(weights[12])
-            bp12 += w * positive
-            bn12 += w * (1 - positive)
-            w = np.int64(weights[13])
-            bp13 += w * positive
-            bn13 += w * (1 - positive)
-            w = np.int64(weights[14])
-            bp14 += w * positive
-            bn14 += w * (1 - positive)
-            w = np.int64(weights[15])
-            bp15 += w * positive
-            bn15 += w * (1 - positive)
+            s0 = _pr_add(s0, weights[0], positive)
+            s1 = _pr_add(s1, weights[1], positive)
+            s2 = _pr_add(s2, weights[2], positive)
+            s3 = _pr_add(s3, weights[3], positive)
+            s4 = _pr_add(s4, weights[4], positive)
+            s5 = _pr_add(s5, weights[5], positive)
+            s6 = _pr_add(s6, weights[6], positive)
+            s7 = _pr_add(s7, weights[7], positive)
+            s8 = _pr_add(s8, weights[8], positive)
+            s9 = _pr_add(s9, weights[9], positive)
+            s10 = _pr_add(s10, weights[10], positive)
+            s11 = _pr_add(s11, weights[11], positive)
+            s12 = _pr_add(s12, weights[12], positive)
+            s13 = _pr_add(s13, weights[13], positive)
+            s14 = _pr_add(s14, weights[14], positive)
+            s15 = _pr_add(s15, weights[15], positive)
             if (word & np.uint32(2)) == 0 and k > 0:
                 continue  # row k ties with row k−1: the block goes on
-            tp0 += bp0
-            fp0 += bn0
-            precision = tp0 / max(tp0 + fp0, 1.0)
-            ar0 += (tp0 - ptp0) * (precision + previous * pp0)
-            ptp0 = tp0
-            pp0 = precision if bp0 + bn0 > 0 else pp0
-            bp0 = bn0 = 0
-            tp1 += bp1
-            fp1 += bn1
-            precision = tp1 / max(tp1 + fp1, 1.0)
-            ar1 += (tp1 - ptp1) * (precision + previous * pp1)
-            ptp1 = tp1
-            pp1 = precision if bp1 + bn1 > 0 else pp1
-            bp1 = bn1 = 0
-            tp2 += bp2
-            fp2 += bn2
-            precision = tp2 / max(tp2 + fp2, 1.0)
-            ar2 += (tp2 - ptp2) * (precision + previous * pp2)
-            ptp2 = tp2
-            pp2 = precision if bp2 + bn2 > 0 else pp2
-            bp2 = bn2 = 0
-            tp3 += bp3
-            fp3 += bn3
-            precision = tp3 / max(tp3 + fp3, 1.0)
-            ar3 += (tp3 - ptp3) * (precision + previous * pp3)
-            ptp3 = tp3
-            pp3 = precision if bp3 + bn3 > 0 else pp3
-            bp3 = bn3 = 0
-            tp4 += bp4
-            fp4 += bn4
-            precision = tp4 / max(tp4 + fp4, 1.0)
-            ar4 += (tp4 - ptp4) * (precision + previous * pp4)
-            ptp4 = tp4
-            pp4 = precision if bp4 + bn4 > 0 else pp4
-            bp4 = bn4 = 0
-            tp5 += bp5
-            fp5 += bn5
-            precision = tp5 / max(tp5 + fp5, 1.0)
-            ar5 += (tp5 - ptp5) * (precision + previous * pp5)
-            ptp5 = tp5
-            pp5 = precision if bp5 + bn5 > 0 else pp5
-            bp5 = bn5 = 0
-            tp6 += bp6
-            fp6 += bn6
-            precision = tp6 / max(tp6 + fp6, 1.0)
-            ar6 += (tp6 - ptp6) * (precision + previous * pp6)
-            ptp6 = tp6
-            pp6 = precision if bp6 + bn6 > 0 else pp6
-            bp6 = bn6 = 0
-            tp7 += bp7
-            fp7 += bn7
-            precision = tp7 / max(tp7 + fp7, 1.0)
-            ar7 += (tp7 - ptp7) * (precision + previous * pp7)
-            ptp7 = tp7
-            pp7 = precision if bp7 + bn7 > 0 else pp7
-            bp7 = bn7 = 0
-            tp8 += bp8
-            fp8 += bn8
-            precision = tp8 / max(tp8 + fp8, 1.0)
-            ar8 += (tp8 - ptp8) * (precision + previous * pp8)
-            ptp8 = tp8
-            pp8 = precision if bp8 + bn8 > 0 else pp8
-            bp8 = bn8 = 0
-            tp9 += bp9
-            fp9 += bn9
-            precision = tp9 / max(tp9 + fp9, 1.0)
-            ar9 += (tp9 - ptp9) * (precision + previous * pp9)
-            ptp9 = tp9
-            pp9 = precision if bp9 + bn9 > 0 else pp9
-            bp9 = bn9 = 0
-            tp10 += bp10
-            fp10 += bn10
-            precision = tp10 / max(tp10 + fp10, 1.0)
-            ar10 += (tp10 - ptp10) * (precision + previous * pp10)
-            ptp10 = tp10
-            pp10 = precision if bp10 + bn10 > 0 else pp10
-            bp10 = bn10 = 0
-            tp11 += bp11
-            fp11 += bn11
-            precision = tp11 / max(tp11 + fp11, 1.0)
-            ar11 += (tp11 - ptp11) * (precision + previous * pp11)
-            ptp11 = tp11
-            pp11 = precision if bp11 + bn11 > 0 else pp11
-            bp11 = bn11 = 0
-            tp12 += bp12
-            fp12 += bn12
-            precision = tp12 / max(tp12 + fp12, 1.0)
-            ar12 += (tp12 - ptp12) * (precision + previous * pp12)
-            ptp12 = tp12
-            pp12 = precision if bp12 + bn12 > 0 else pp12
-            bp12 = bn12 = 0
-            tp13 += bp13
-            fp13 += bn13
-            precision = tp13 / max(tp13 + fp13, 1.0)
-            ar13 += (tp13 - ptp13) * (precision + previous * pp13)
-            ptp13 = tp13
-            pp13 = precision if bp13 + bn13 > 0 else pp13
-            bp13 = bn13 = 0
-            tp14 += bp14
-            fp14 += bn14
-            precision = tp14 / max(tp14 + fp14, 1.0)
-            ar14 += (tp14 - ptp14) * (precision + previous * pp14)
-            ptp14 = tp14
-            pp14 = precision if bp14 + bn14 > 0 else pp14
-            bp14 = bn14 = 0
-            tp15 += bp15
-            fp15 += bn15
-            precision = tp15 / max(tp15 + fp15, 1.0)
-            ar15 += (tp15 - ptp15) * (precision + previous * pp15)
-            ptp15 = tp15
-            pp15 = precision if bp15 + bn15 > 0 else pp15
-            bp15 = bn15 = 0
-        out[c, 0] = (0.5 * ar0 if trapezoid else ar0) / total_pos[0]
-        out[c, 1] = (0.5 * ar1 if trapezoid else ar1) / total_pos[1]
-        out[c, 2] = (0.5 * ar2 if trapezoid else ar2) / total_pos[2]
-        out[c, 3] = (0.5 * ar3 if trapezoid else ar3) / total_pos[3]
-        out[c, 4] = (0.5 * ar4 if trapezoid else ar4) / total_pos[4]
-        out[c, 5] = (0.5 * ar5 if trapezoid else ar5) / total_pos[5]
-        out[c, 6] = (0.5 * ar6 if trapezoid else ar6) / total_pos[6]
-        out[c, 7] = (0.5 * ar7 if trapezoid else ar7) / total_pos[7]
-        out[c, 8] = (0.5 * ar8 if trapezoid else ar8) / total_pos[8]
-        out[c, 9] = (0.5 * ar9 if trapezoid else ar9) / total_pos[9]
-        out[c, 10] = (0.5 * ar10 if trapezoid else ar10) / total_pos[10]
-        out[c, 11] = (0.5 * ar11 if trapezoid else ar11) / total_pos[11]
-        out[c, 12] = (0.5 * ar12 if trapezoid else ar12) / total_pos[12]
-        out[c, 13] = (0.5 * ar13 if trapezoid else ar13) / total_pos[13]
-        out[c, 14] = (0.5 * ar14 if trapezoid else ar14) / total_pos[14]
-        out[c, 15] = (0.5 * ar15 if trapezoid else ar15) / total_pos[15]
+            s0 = _pr_flush(s0, previous)
+            s1 = _pr_flush(s1, previous)
+            s2 = _pr_flush(s2, previous)
+            s3 = _pr_flush(s3, previous)
+            s4 = _pr_flush(s4, previous)
+            s5 = _pr_flush(s5, previous)
+            s6 = _pr_flush(s6, previous)
+            s7 = _pr_flush(s7, previous)
+            s8 = _pr_flush(s8, previous)
+            s9 = _pr_flush(s9, previous)
+            s10 = _pr_flush(s10, previous)
+            s11 = _pr_flush(s11, previous)
+            s12 = _pr_flush(s12, previous)
+            s13 = _pr_flush(s13, previous)
+            s14 = _pr_flush(s14, previous)
+            s15 = _pr_flush(s15, previous)
+        areas = (  # the 16 areas as one tuple: a loop of 16, outside the hot loop
+            s0[2], s1[2], s2[2], s3[2], s4[2], s5[2], s6[2], s7[2], s8[2], s9[2], s10[2], s11[2], s12[2],
+            s13[2], s14[2], s15[2])
+        for d in range(16):
+            out[c, d] = (0.5 * areas[d] if trapezoid else areas[d]) / total_pos[d]
 
-
+# %% ../nbs/03_bbc.ipynb #dc7370f6
 _PR_LANES16_SIGNATURE = "void(uint32[:, ::1], uint8[:, ::1], float64[::1], boolean, float64[:, ::1])"  # as bbc calls it
 
 
@@ -911,26 +780,59 @@ def _pr_lanes16():
             numba.config.SLP_VECTORIZE = before
     return _lane_pr_areas16
 
+# %% ../nbs/03_bbc.ipynb #cfa5f7a7
+@njit(cache=True, nogil=True)
+def _pr_table(packed, lanes, counts, labels, usable, fits, trapezoid, total_pos, table):
+    "The in-bag areas of the block's `usable` draws into table[:, :usable] (C×m), their positives into `total_pos`."
+    for d in range(usable):
+        in_pos = 0
+        for i in range(counts.shape[1]):
+            in_pos += counts[d, i] * labels[i]
+        total_pos[d] = in_pos
+    if fits and lanes.shape[1] == 16:  # the written-out kernel, vectorised (see `_pr_lanes16`)
+        _lane_pr_areas16(packed, lanes, total_pos, trapezoid, table)
+    elif fits:
+        _lane_pr_areas(packed, lanes, total_pos, trapezoid, table)
+    else:  # a multiplicity above a lane's range: the same values, one draw at a time
+        for d in range(usable):
+            for c in range(packed.shape[0]):
+                table[c, d] = _sorted_pr_area(packed[c], counts[d], total_pos[d], trapezoid)
+
+# %% ../nbs/03_bbc.ipynb #6b503d6a
+@njit(cache=True, nogil=True)
+def _pr_draw_outputs(b, area, packed, counts, out_pos, trapezoid, values, taken, oob, top, extra, outputs):
+    """Draw b's entries of `outputs` (`_chunk_outputs`'s seven arrays) from `area` (its C in-bag areas) and `counts`
+    (its multiplicities); `values`, `taken`, `oob` scratch."""
+    L, winners, _, _, ranks, rank_values, extra_values = outputs
+    best = -np.inf
+    best_c = 0
+    for c in range(area.shape[0]):
+        values[c] = area[c]
+        if values[c] > best:
+            best = values[c]
+            best_c = c
+    winners[b] = best_c
+    _oob_indicator(counts, oob)
+    L[b] = _sorted_pr_area(packed[best_c], oob, out_pos, trapezoid)
+    if top > 0:
+        _top_columns(values, taken, ranks[b])
+        for j in range(top):
+            c = ranks[b, j]
+            rank_values[b, j] = L[b] if c == best_c else _sorted_pr_area(packed[c], oob, out_pos, trapezoid)
+    for j in range(extra.shape[0]):
+        extra_values[b, j] = _sorted_pr_area(packed[extra[j]], oob, out_pos, trapezoid)
+
 # %% ../nbs/03_bbc.ipynb #e30cd489
 @njit(cache=True, nogil=True)
 def _pooled_pr_draws(seeds, packed, labels, units, max_redraws, trapezoid, lane_max, top, extra):
     """BBC with PR AUC (`trapezoid`) or average precision on presorted columns, 16 draws per pass
     (`_lane_pr_areas16`, or `_lane_pr_areas` for fewer); outputs as `_chunk_outputs`. Call it after `_pr_lanes16()`."""
-    # the draw loop repeats _pooled_auc_chunk's on purpose (see _pooled_accuracy_chunk): each kernel keeps its inner
-    # loop inline rather than taking the metric as a function argument
     n_cfg, n = packed.shape
     n_boot = seeds.shape[0]
-    L, winners, redraws, defects, ranks, rank_values, extra_values = _chunk_outputs(n_boot, top, extra.shape[0])
-    n_units = units.max() + 1
-    rows = np.empty(n_units, np.int64)
-    unit_counts = np.zeros(n_units, np.int64)
+    outputs = _chunk_outputs(n_boot, top, extra.shape[0])
+    redraws, defects = outputs[2], outputs[3]
     m = max(1, min(_LANES, n_boot))
-    counts = np.zeros((m, n), np.int64)
-    lanes = np.zeros((n, m), np.uint8)
-    out_sizes = np.zeros((m, 2), np.int64)
-    in_class = np.zeros(2, np.int64)
-    out_class = np.zeros(2, np.int64)
-    oob = np.empty(n, np.int64)
+    rows, unit_counts, counts, lanes, out_sizes, in_class, out_class, oob = _lane_scratch(units, n, m)
     total_pos = np.ones(m)
     table = np.zeros((n_cfg, m))
     values = np.zeros(n_cfg)
@@ -938,45 +840,15 @@ def _pooled_pr_draws(seeds, packed, labels, units, max_redraws, trapezoid, lane_
     for start in range(0, n_boot, m):
         usable, fits = _draw_lanes(seeds, start, labels, units, max_redraws, lane_max, redraws, defects, rows,
                                    unit_counts, counts, lanes, in_class, out_class, out_sizes)
+        _pr_table(packed, lanes, counts, labels, usable, fits, trapezoid, total_pos, table)
         for d in range(usable):
-            in_pos = 0
-            for i in range(n):
-                in_pos += counts[d, i] * labels[i]
-            total_pos[d] = in_pos
-        if fits and m == 16:  # the written-out kernel, vectorised (see `_pr_lanes16`)
-            _lane_pr_areas16(packed, lanes, total_pos, trapezoid, table)
-        elif fits:
-            _lane_pr_areas(packed, lanes, total_pos, trapezoid, table)
-        else:  # a multiplicity above a lane's range: the same values, one draw at a time
-            for d in range(usable):
-                for c in range(n_cfg):
-                    table[c, d] = _sorted_pr_area(packed[c], counts[d], total_pos[d], trapezoid)
-        for d in range(usable):
-            b = start + d
-            best = -np.inf
-            best_c = 0
-            for c in range(n_cfg):
-                values[c] = table[c, d]
-                if values[c] > best:
-                    best = values[c]
-                    best_c = c
-            winners[b] = best_c
-            for i in range(n):
-                oob[i] = 1 if counts[d, i] == 0 else 0
-            L[b] = _sorted_pr_area(packed[best_c], oob, out_sizes[d, 1], trapezoid)
-            if top > 0:
-                _top_columns(values, taken, ranks[b])
-                for j in range(top):
-                    c = ranks[b, j]
-                    rank_values[b, j] = L[b] if c == best_c else _sorted_pr_area(packed[c], oob, out_sizes[d, 1],
-                                                                                 trapezoid)
-            for j in range(extra.shape[0]):
-                extra_values[b, j] = _sorted_pr_area(packed[extra[j]], oob, out_sizes[d, 1], trapezoid)
+            _pr_draw_outputs(start + d, table[:, d], packed, counts[d], out_sizes[d, 1], trapezoid, values, taken,
+                             oob, top, extra, outputs)
         if usable < min(m, n_boot - start):
             break  # an unusable draw: bbc raises, the later seeds are not drawn
-    return L, winners, redraws, defects, ranks, rank_values, extra_values
+    return outputs
 
-
+# %% ../nbs/03_bbc.ipynb #e5c06794
 def _pooled_pr_chunk(seeds, packed, labels, units, max_redraws, trapezoid, top=0, extra=None, lane_max=_LANE_MAX):
     "`_pooled_pr_draws`, with the ranks and extra columns only when asked for (`_with_ranks`)."
     _pr_lanes16()  # the vectorised 16-lane kernel first, so that _pooled_pr_draws links it
@@ -995,7 +867,7 @@ def _presort_class_columns(predictions: np.ndarray, codes: np.ndarray):
     sorted_codes[:, 1:] += sorted_scores[:, 1:] != sorted_scores[:, :-1]
     return order, np.ascontiguousarray(sorted_codes)
 
-
+# %% ../nbs/03_bbc.ipynb #3afb00d0
 @njit(cache=True, nogil=True)
 def _ovo_column_credit(order, codes, weights, k, credit):
     """credit[l] = 2·Σ over class-k rows i and class-l rows j of wᵢ·wⱼ·ψ(sᵢ, sⱼ) on one presorted column (credit[k]
@@ -1021,7 +893,7 @@ def _ovo_column_credit(order, codes, weights, k, credit):
             block_k = 0
             top = p - 1
 
-
+# %% ../nbs/03_bbc.ipynb #581e9b13
 @njit(cache=True, nogil=True)
 def _ovo_value(order, codes, weights, c, class_weight, credit):
     "`roc_auc_ovo` of configuration c with integer row weights: K passes, pairs summed in the metric's order."
@@ -1034,7 +906,25 @@ def _ovo_value(order, codes, weights, c, class_weight, credit):
                 total += min(credit[l] / (2.0 * class_weight[k] * class_weight[l]), 1.0)
     return total / (n_classes * (n_classes - 1))
 
+# %% ../nbs/03_bbc.ipynb #581f4e54
+@njit(cache=True, nogil=True)
+def _ovo_winner(order, codes, labels, counts, n_cfg, oob, weight_in, credit):
+    """A draw's winner: the configuration with the largest in-bag one-vs-one AUC, the first on ties. Fills `oob`
+    (the out-of-bag indicator) and `weight_in` (the in-bag class weights) on the way; `credit` is scratch."""
+    weight_in[:] = 0
+    for i in range(counts.shape[0]):
+        oob[i] = 1 if counts[i] == 0 else 0
+        weight_in[labels[i]] += counts[i]
+    best = -np.inf
+    best_c = 0
+    for c in range(n_cfg):
+        value = _ovo_value(order, codes, counts, c, weight_in, credit)
+        if value > best:
+            best = value
+            best_c = c
+    return best_c
 
+# %% ../nbs/03_bbc.ipynb #2c9aec68
 @njit(cache=True, nogil=True)
 def _pooled_ovo_chunk(seeds, order, codes, labels, units, n_classes, max_redraws):
     "BBC with the one-vs-one AUC on presorted class columns: (L, winners, redraws, defects)."
@@ -1042,10 +932,7 @@ def _pooled_ovo_chunk(seeds, order, codes, labels, units, n_classes, max_redraws
     n = order.shape[1]
     n_cfg = order.shape[0] // n_classes
     n_boot = seeds.shape[0]
-    L = np.full(n_boot, np.nan)
-    winners = np.zeros(n_boot, np.int64)
-    redraws = np.zeros(n_boot, np.int64)
-    defects = np.full(n_boot, -1, np.int64)
+    L, winners, redraws, defects = _chunk_outputs(n_boot, 0, 0)[:4]
     n_units = units.max() + 1
     rows = np.empty(n_units, np.int64)
     unit_counts = np.zeros(n_units, np.int64)
@@ -1062,17 +949,7 @@ def _pooled_ovo_chunk(seeds, order, codes, labels, units, n_classes, max_redraws
         defects[b] = d
         if d != -1:
             break
-        weight_in[:] = 0
-        for i in range(n):
-            oob[i] = 1 if counts[i] == 0 else 0
-            weight_in[labels[i]] += counts[i]
-        best = -np.inf
-        best_c = 0
-        for c in range(n_cfg):
-            value = _ovo_value(order, codes, counts, c, weight_in, credit)
-            if value > best:
-                best = value
-                best_c = c
+        best_c = _ovo_winner(order, codes, labels, counts, n_cfg, oob, weight_in, credit)
         winners[b] = best_c
         L[b] = _ovo_value(order, codes, oob, best_c, out_class, credit)
     return L, winners, redraws, defects
@@ -1089,7 +966,7 @@ def _configuration_names(source) -> list | None:
     ok = table[table["column"].notna()].sort_values("column")
     return [str(name) for name in ok["name"]]
 
-
+# %% ../nbs/03_bbc.ipynb #37984318
 def _complete_columns(predictions):
     """A CVTResult that dropped configurations early (`drop="bbcd"`) leaves NaN in their columns: keep the columns
     with a prediction for every row (the CV winner is among them). Returns (predictions, kept column indices or None)."""
@@ -1110,7 +987,7 @@ def _source_of(predictions):
     "The CVTResult (anything with .predictions and .y) passed as `predictions`, else None: bbc asks this once."
     return predictions if hasattr(predictions, "predictions") and hasattr(predictions, "y") else None
 
-
+# %% ../nbs/03_bbc.ipynb #0b32c088
 def _bbc_metric(metric, ndim: int, what: str = "metric"):
     """The `Metric` bbc corrects: the one metric rule (`resolve_metric`), extended to K classes for N×C×K
     predictions (`Metric.multiclass`: roc_auc → roc_auc_ovo); a size-dependent metric is refused."""
@@ -1124,7 +1001,7 @@ def _bbc_metric(metric, ndim: int, what: str = "metric"):
                          "loss: 'roc_auc', 1 − the loss per positive–negative pair)")
     return m
 
-
+# %% ../nbs/03_bbc.ipynb #34d97146
 def _unpack(source, predictions, y, folds, metric, pos_label):
     """The three arrays, from a CVTResult `source` when there is one (refusing a second y or folds); returns also
     the kept column indices when it dropped configurations (else None)."""
@@ -1146,7 +1023,7 @@ def _unpack(source, predictions, y, folds, metric, pos_label):
     metric = _bbc_metric(metric, np.ndim(as_array(predictions, "predictions")))
     return predictions, y, folds, metric, pos_label, kept
 
-
+# %% ../nbs/03_bbc.ipynb #7a82aa89
 def _refuse_undropped_nan(source, kept):
     """A column set aside for its NaN must be one the CVTResult dropped (`dropped_at` >= 0); any other NaN is
     refused (a CVTResult with `dropped_at=None` dropped nothing). Objects without the attribute are taken as they are."""
@@ -1161,7 +1038,7 @@ def _refuse_undropped_nan(source, kept):
             raise ValueError(f"predictions contains NaN in configuration {_name(names, c)} at row {row}, and the "
                              "CVTResult did not drop that configuration; fix or remove its predictions")
 
-
+# %% ../nbs/03_bbc.ipynb #b18b077b
 def _name(names, c) -> str:
     "How a message names column c: its configuration name (when known) and its column."
     return f"{names[c]!r} (column {c})" if names and c < len(names) else f"column {c}"
@@ -1208,7 +1085,7 @@ def _class_codes(y, predictions, pos_label):
         return codes, codes, classes
     return as_array(y, "y"), codes, classes
 
-
+# %% ../nbs/03_bbc.ipynb #51e61f45
 def _misfit_target(y, metric):
     "A message when y is plainly not the kind of target the metric takes (instead of a misleading later one)."
     arr = as_array(y, "y")
@@ -1221,7 +1098,7 @@ def _misfit_target(y, metric):
                 "use metric='r2' (or 'neg_mean_squared_error', 'neg_mean_absolute_error')")
     return None
 
-
+# %% ../nbs/03_bbc.ipynb #f93a801f
 def _hard_label_target(y, predictions, pos_label, metric):
     """For label metrics with N×C predicted labels of a binary y: accuracy-type metrics compare them with y's own
     labels; F1 takes 0/1 with 1 = the positive class. Predicted labels that would be read as class codes of other
@@ -1241,7 +1118,7 @@ def _hard_label_target(y, predictions, pos_label, metric):
                         else "predicted labels as y has them")
                      + ", or probabilities of the positive class")
 
-
+# %% ../nbs/03_bbc.ipynb #45270195
 def _check_targets(y, metric, predictions, pos_label):
     """y in the form the metric takes, plus integer class codes 0..K−1 and the class labels (classification kinds)
     or None (others)."""
@@ -1301,7 +1178,7 @@ def _units(groups, n: int, fold_ids, method: str) -> np.ndarray:
                       stacklevel=4)
     return units
 
-
+# %% ../nbs/03_bbc.ipynb #bf866fd3
 def _check_group_classes(codes, units, classes):
     "Every class in at least 2 groups: otherwise no cluster-bootstrap draw has it both in-bag and out-of-bag."
     n_groups = int(units.max()) + 1
@@ -1321,7 +1198,7 @@ def _check_group_classes(codes, units, classes):
 def _column(predictions, c):
     return predictions[:, c] if predictions.ndim == 2 else predictions[:, c, :]
 
-
+# %% ../nbs/03_bbc.ipynb #f599fa36
 def _hard_labels(predictions):
     "Predicted labels: argmax of N×C×K scores; N×C integer labels as they are; probabilities of class 1 cut at ½."
     # the metric has validated the predictions on the folds already (it raises on decision-function scores)
@@ -1329,13 +1206,13 @@ def _hard_labels(predictions):
         return predictions.argmax(axis=2)
     return np.where(predictions == np.round(predictions), predictions, predictions >= 0.5).astype(np.int64)
 
-
+# %% ../nbs/03_bbc.ipynb #79069660
 def _check_fold_classes(codes, classes, fold_ids, fold_labels, metric, method):
     hint = (" For pooled BBC, winner_rule='pooled' needs no fold-wise values." if method == "pooled" else "")
     check_fold_classes(codes, fold_ids, classes, fold_labels=fold_labels,
                        why=f"fold-wise {metric.name!r} needs every class in every fold.{hint}")
 
-
+# %% ../nbs/03_bbc.ipynb #71b0288f
 def _refuse_nan(values, metric, where):
     "Raise when the metric returned NaN (values: F×C or 1×C), naming the first configuration and fold."
     bad = np.argwhere(np.isnan(values))
@@ -1355,7 +1232,7 @@ def _cv_values(metric, predictions, y, fold_ids, fold_labels, winner_rule):
     _refuse_nan(pooled, metric, lambda f: "all rows")
     return pooled
 
-
+# %% ../nbs/03_bbc.ipynb #1759e1eb
 def _interval(distribution, sign, metric, confidence_level, alternative, quantile):
     """Bounds on the higher-is-better scale sign·L, mapped back: for a loss the pessimistic bound is the upper
     one, so `alternative` speaks of performance and the bounds mirror."""
@@ -1399,59 +1276,69 @@ class BBCResult(DeprecatedAliases):
     selection_metric: str = ""  # the metric the winner was selected by (in CV and in every draw): `metric`, unless bbc was given a `report_metric`
     _deprecated = CI_ALIASES  # ci_low/ci_high warn when read (they go in the release after 0.1)
 
-    def __repr__(self):
-        level = f"{100 * self.confidence_level:g}%"
-        return (f"BBCResult(method={self.method!r}, metric={self.metric!r}, winner={self.winner} {self.winner_name!r}, "
-                f"apparent={self.apparent:.4f}, estimate={self.estimate:.4f}, bias={self.bias:.4f}, "
-                f"ci=[{self.ci_low:.4f}, {self.ci_high:.4f}] ({level} {self.alternative}), "
-                f"n_bootstraps={self.n_bootstraps}, selected by {self.selection_metric or self.metric} "
-                f"({self.winner_rule or 'fold_mean'}))")
+# %% ../nbs/03_bbc.ipynb #aa5e4b84
+@patch_to(BBCResult)
+def __repr__(self):
+    level = f"{100 * self.confidence_level:g}%"
+    return (f"BBCResult(method={self.method!r}, metric={self.metric!r}, winner={self.winner} {self.winner_name!r}, "
+            f"apparent={self.apparent:.4f}, estimate={self.estimate:.4f}, bias={self.bias:.4f}, "
+            f"ci=[{self.ci_low:.4f}, {self.ci_high:.4f}] ({level} {self.alternative}), "
+            f"n_bootstraps={self.n_bootstraps}, selected by {self.selection_metric or self.metric} "
+            f"({self.winner_rule or 'fold_mean'}))")
 
-    @property
-    def confidence_interval(self) -> ConfidenceInterval:
-        "The interval (`low`, `high`) at `confidence_level`, as scipy's `BootstrapResult.confidence_interval`."
-        return ConfidenceInterval(self.ci_low, self.ci_high)
+# %% ../nbs/03_bbc.ipynb #a3c47bb1
+@patch_to(BBCResult, as_prop=True)
+def confidence_interval(self) -> ConfidenceInterval:
+    "The interval (`low`, `high`) at `confidence_level`, as scipy's `BootstrapResult.confidence_interval`."
+    return ConfidenceInterval(self.ci_low, self.ci_high)
 
-    def to_dict(self) -> dict:
-        "Every field (the distribution in full), `confidence_interval` and `confidence_level`: JSON-safe (`result_dict`)."
-        return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
+# %% ../nbs/03_bbc.ipynb #4eb9b24b
+@patch_to(BBCResult)
+def to_dict(self) -> dict:
+    "Every field (the distribution in full), `confidence_interval` and `confidence_level`: JSON-safe (`result_dict`)."
+    return result_dict(self, **interval_dict(self.confidence_interval, self.confidence_level))
 
-    @classmethod
-    def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
-                 ) -> BBCResult: # equal to the result saved
-        "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
-        from ciauto._checks import result_from_dict
-        return result_from_dict(cls, d)
+# %% ../nbs/03_bbc.ipynb #39169c71
+@patch_to(BBCResult, cls_method=True)
+def from_dict(cls, d: dict # what `to_dict()` returned (or that, read back from JSON)
+             ) -> BBCResult: # equal to the result saved
+    "The result back from `to_dict()`: the package's one rule, `result_from_dict`."
+    from ciauto._checks import result_from_dict
+    return result_from_dict(cls, d)
 
-    def to_frame(self):
-        "One row per bootstrap draw b: its out-of-bag value L_b (the `distribution`, in draw order); a DataFrame."
-        import pandas as pd  # imported here: `import ciauto.bbc` stays light for the CLI
-        return pd.DataFrame({"bootstrap": np.arange(len(self.distribution)), "value": self.distribution})
+# %% ../nbs/03_bbc.ipynb #0f2c688c
+@patch_to(BBCResult)
+def to_frame(self):
+    "One row per bootstrap draw b: its out-of-bag value L_b (the `distribution`, in draw order); a DataFrame."
+    import pandas as pd  # imported here: `import ciauto.bbc` stays light for the CLI
+    return pd.DataFrame({"bootstrap": np.arange(len(self.distribution)), "value": self.distribution})
 
-    def plot(self,
-             ax=None,  # matplotlib axes to draw on (default: a new figure)
-             bins="auto",  # histogram bins, as numpy.histogram takes them
-             ):
-        "Histogram of the bootstrap distribution with the apparent value, the estimate and the interval marked."
-        import matplotlib.pyplot as plt
-        if ax is None:
-            _, ax = plt.subplots(figsize=(8, 3.5))
-        ax.hist(self.distribution, bins=bins, color="0.75", edgecolor="0.45")
-        low = self.ci_low if np.isfinite(self.ci_low) else self.distribution.min()
-        high = self.ci_high if np.isfinite(self.ci_high) else self.distribution.max()
-        ax.axvspan(low, high, color="tab:blue", alpha=0.12,
-                   label=f"{100 * self.confidence_level:g}% CI [{self.ci_low:.3f}, {self.ci_high:.3f}]")
-        for bound in (self.ci_low, self.ci_high):
-            if np.isfinite(bound):
-                ax.axvline(bound, color="tab:blue", lw=1)
-        ax.axvline(self.estimate, color="k", lw=2, label=f"estimate {self.estimate:.3f}")
-        ax.axvline(self.apparent, color="tab:red", ls="--", lw=2, label=f"apparent {self.apparent:.3f}")
-        name = "BBC" if self.method == "pooled" else "BBC-F"
-        ax.set(xlabel=f"out-of-bag {self.metric} of the bootstrap winner", ylabel="bootstraps",
-               title=f"{name}: {self.winner_name or f'configuration {self.winner}'}, B = {self.n_bootstraps}")
-        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))  # beside the histogram, not on it
-        ax.figure.tight_layout()
-        return ax
+# %% ../nbs/03_bbc.ipynb #6722af33
+@patch_to(BBCResult)
+def plot(self,
+         ax=None,  # matplotlib axes to draw on (default: a new figure)
+         bins="auto",  # histogram bins, as numpy.histogram takes them
+         ):
+    "Histogram of the bootstrap distribution with the apparent value, the estimate and the interval marked."
+    import matplotlib.pyplot as plt
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 3.5))
+    ax.hist(self.distribution, bins=bins, color="0.75", edgecolor="0.45")
+    low = self.ci_low if np.isfinite(self.ci_low) else self.distribution.min()
+    high = self.ci_high if np.isfinite(self.ci_high) else self.distribution.max()
+    ax.axvspan(low, high, color="tab:blue", alpha=0.12,
+               label=f"{100 * self.confidence_level:g}% CI [{self.ci_low:.3f}, {self.ci_high:.3f}]")
+    for bound in (self.ci_low, self.ci_high):
+        if np.isfinite(bound):
+            ax.axvline(bound, color="tab:blue", lw=1)
+    ax.axvline(self.estimate, color="k", lw=2, label=f"estimate {self.estimate:.3f}")
+    ax.axvline(self.apparent, color="tab:red", ls="--", lw=2, label=f"apparent {self.apparent:.3f}")
+    name = "BBC" if self.method == "pooled" else "BBC-F"
+    ax.set(xlabel=f"out-of-bag {self.metric} of the bootstrap winner", ylabel="bootstraps",
+           title=f"{name}: {self.winner_name or f'configuration {self.winner}'}, B = {self.n_bootstraps}")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))  # beside the histogram, not on it
+    ax.figure.tight_layout()
+    return ax
 
 # %% ../nbs/03_bbc.ipynb #8c87ff2e
 def _run_chunks(task, seeds, n_jobs, progress: bool = False):
@@ -1470,7 +1357,7 @@ def _run_chunks(task, seeds, n_jobs, progress: bool = False):
             bar.update(len(chunk))
     return [np.concatenate(arrays) for arrays in zip(*parts)]
 
-
+# %% ../nbs/03_bbc.ipynb #33bdc412
 def _generic_chunk(seeds, metric, sign, predictions, y, codes, units, n_classes, min_oob, max_redraws, top=0,
                    extra=None):
     """Pooled BBC for any metric: one call per configuration and draw, with the multiplicities as sample_weight.
@@ -1502,7 +1389,7 @@ def _linear_totals(counts, losses):
     two configurations' sums agree to rounding."""
     return counts.astype(np.float64) @ losses.T
 
-
+# %% ../nbs/03_bbc.ipynb #cd01dc16
 def _squared_error_chunk(seeds, metric, predictions, y, losses, codes, units, n_classes, min_oob, max_redraws, top=0,
                          extra=None):
     """Pooled BBC for the row-loss metrics: the winners of a chunk from the in-bag loss sums (`_linear_totals`: the
@@ -1538,7 +1425,7 @@ def _presorted(kernel, predictions, codes, classes, units, max_redraws, trapezoi
     return partial(kernel, packed=packed, labels=codes, units=units, max_redraws=max_redraws,
                    untied=_tie_share(packed) > _UNTIED)
 
-
+# %% ../nbs/03_bbc.ipynb #dd4e2726
 def _hits_task(fast_path, predictions, y, codes, classes, units, max_redraws):
     "The hit-count kernels: accuracy (one table of hits), balanced accuracy and F1 (hits per class)."
     labels = _hard_labels(predictions)
@@ -1553,14 +1440,14 @@ def _hits_task(fast_path, predictions, y, codes, classes, units, max_redraws):
     return partial(_pooled_hits_chunk, hits=hits, hit_table=hits.astype(np.float32), perm=perm, starts=starts,
                    codes=codes, units=units, max_redraws=max_redraws, f1=fast_path == "f1")
 
-
+# %% ../nbs/03_bbc.ipynb #8a91d867
 def _draw_rule(codes, classes, units, max_redraws) -> dict:
     "How the generic draws are made: every class in-bag and out-of-bag (class labels), else >= 2 out-of-bag rows."
     class_rule = codes is not None
     return dict(codes=codes if class_rule else np.zeros(len(units), np.int64), units=units,
                 n_classes=len(classes) if class_rule else 0, min_oob=1 if class_rule else 2, max_redraws=max_redraws)
 
-
+# %% ../nbs/03_bbc.ipynb #bbccad6a
 def _row_losses(metric, predictions, y):
     "The metric's N×C per-row losses (`Metric.row_loss`), checked: a registered metric's hook can be wrong."
     losses = np.asarray(metric.row_loss(y, predictions), dtype=np.float64)
@@ -1569,7 +1456,7 @@ def _row_losses(metric, predictions, y):
                          f"{predictions.shape[:2]}; got shape {losses.shape}, finite: {bool(np.isfinite(losses).all())}")
     return np.ascontiguousarray(losses.T)
 
-
+# %% ../nbs/03_bbc.ipynb #38366777
 def _task(method, metric, sign, perf, predictions, y, codes, classes, units, max_redraws):
     "The chunk function of the bootstrap for this method and metric (seeds → L, winners, redraws, defects)."
     if method == "folds":
@@ -1589,7 +1476,7 @@ def _task(method, metric, sign, perf, predictions, y, codes, classes, units, max
 _PRESORTED = {"roc_auc": _pooled_auc_chunk, "pr_auc": _pooled_pr_chunk, "average_precision": _pooled_pr_chunk,
               "roc_auc_ovo": _pooled_ovo_chunk}
 
-
+# %% ../nbs/03_bbc.ipynb #8b43d8f2
 def _is_fast(metric) -> bool:
     "Whether pooled BBC runs without a metric call per draw (an exact kernel, or the row-loss route)."
     return metric.fast_path is not None or metric.row_loss is not None
@@ -1636,7 +1523,7 @@ def _warn_design(n_bootstraps, confidence_level, alternative, n_cfg, method, n_f
                       f"and the interval rests on few distinct values (use >= {FEW_GROUPS} groups)", UserWarning,
                       stacklevel=4)
 
-
+# %% ../nbs/03_bbc.ipynb #81b3e159
 def _split_once(folds, n_rows, y_raw, groups):
     """A splitter as its list of (train, test) pairs (split once: a shuffling splitter without a seed would
     split differently twice) and the number of repeats the pairs hold (1 for fold ids and plain CV)."""
@@ -1646,7 +1533,7 @@ def _split_once(folds, n_rows, y_raw, groups):
         return folds, len(repeated_fold_ids(folds, n_rows))
     return folds, 1
 
-
+# %% ../nbs/03_bbc.ipynb #7a7ca785
 def _fold_inputs(folds, n_rows, y_raw, groups, method, winner_rule, codes, classes, metric):
     "Fold ids and labels (or None) and the winner rule, with the checks fold-wise values need."
     folds, n_repeats = _split_once(folds, n_rows, y_raw, groups)
@@ -1734,22 +1621,20 @@ class _BBCInput:
     n_columns: int  # columns before dropped ones were set aside
     source: object  # the CVTResult, or None
 
-
-def _bbc_iv(predictions, y, folds, metric, report_metric, method, n_bootstraps, confidence_level, alternative,
-            random_state, n_jobs, quantile, winner_rule, max_redraws, groups, pos_label, progress) -> _BBCInput:
-    "Every check of `bbc`'s arguments, once, and the design warnings; returns what the computation reads."
-    source = _source_of(predictions)
-    names = _configuration_names(source)
+# %% ../nbs/03_bbc.ipynb #af8d6f71
+def _source_defaults(source, groups, winner_rule):
+    "(groups, winner_rule): the CVTResult `source`'s, where bbc was given none (unchanged without a source)."
     if source is not None:  # the selection the user made and the groups they cross-validated with, unless overridden
         groups = getattr(source, "groups", None) if groups is None else groups
         recorded = getattr(source, "winner_rule", None)
         if winner_rule is None and recorded is not None and (recorded == "pooled" or getattr(source, "folds", None)
                                                              is not None):
             winner_rule = recorded
-    shape = np.shape(predictions.predictions if source is not None else predictions)
-    n_columns = shape[1] if len(shape) > 1 else 0  # before dropped columns are set aside
-    given_metric = metric
-    predictions, y_raw, folds, metric, pos_label, kept = _unpack(source, predictions, y, folds, metric, pos_label)
+    return groups, winner_rule
+
+# %% ../nbs/03_bbc.ipynb #1f1f65e9
+def _check_options(method, alternative, quantile, n_bootstraps, max_redraws, confidence_level, progress):
+    "The options checked: (n_bootstraps, max_redraws, confidence_level, progress) as bbc reads them."
     check_choice(method, "method", _METHODS)
     check_choice(alternative, "alternative", _ALTERNATIVES)
     check_choice(quantile, "quantile", QUANTILES)
@@ -1758,7 +1643,21 @@ def _bbc_iv(predictions, y, folds, metric, report_metric, method, n_bootstraps, 
     check_memory(72.0 * n_bootstraps, f"n_bootstraps={n_bootstraps}")
     max_redraws = check_int(max_redraws, "max_redraws", minimum=0)
     confidence_level = check_probability(confidence_level, "confidence_level")
-    progress = check_bool(progress, "progress")
+    return n_bootstraps, max_redraws, confidence_level, check_bool(progress, "progress")
+
+# %% ../nbs/03_bbc.ipynb #f90c7c99
+def _bbc_iv(predictions, y, folds, metric, report_metric, method, n_bootstraps, confidence_level, alternative,
+            random_state, n_jobs, quantile, winner_rule, max_redraws, groups, pos_label, progress) -> _BBCInput:
+    "Every check of `bbc`'s arguments, once, and the design warnings; returns what the computation reads."
+    source = _source_of(predictions)
+    names = _configuration_names(source)
+    groups, winner_rule = _source_defaults(source, groups, winner_rule)
+    shape = np.shape(predictions.predictions if source is not None else predictions)
+    n_columns = shape[1] if len(shape) > 1 else 0  # before dropped columns are set aside
+    given_metric = metric
+    predictions, y_raw, folds, metric, pos_label, kept = _unpack(source, predictions, y, folds, metric, pos_label)
+    n_bootstraps, max_redraws, confidence_level, progress = _check_options(method, alternative, quantile, n_bootstraps,
+                                                                           max_redraws, confidence_level, progress)
     predictions = _check_predictions(predictions, metric, names, kept)
     y, codes, classes = _check_targets(y_raw, metric, predictions, pos_label)
     report, report_y = _report_inputs(report_metric, metric, y, y_raw, predictions, pos_label)
@@ -1786,7 +1685,7 @@ def _report_inputs(report_metric, metric, y, y_raw, predictions, pos_label):
         return metric, y
     return report, _check_targets(y_raw, report, predictions, pos_label)[0]
 
-
+# %% ../nbs/03_bbc.ipynb #e399bc2f
 def _check_class_sizes(codes, classes, units, method, grouped):
     "Every class >= 2 rows (pooled) and in >= 2 groups (cluster bootstrap); returns the groups per class, or None."
     if codes is None or method != "pooled":
@@ -1797,12 +1696,12 @@ def _check_class_sizes(codes, classes, units, method, grouped):
                          "a bootstrap needs it both in-bag and out-of-bag, so every class needs >= 2 samples")
     return _check_group_classes(codes, units, classes) if grouped else None
 
-
+# %% ../nbs/03_bbc.ipynb #2ed58071
 def _metric_name(metric):
     "A metric's name whether given as a name or a `Metric` (None for None or a plain callable)."
     return metric if isinstance(metric, str) else getattr(metric, "name", None)
 
-
+# %% ../nbs/03_bbc.ipynb #2647f9c2
 def _warn_other_metric(source, given, metric, report_metric):
     "Warn when bbc re-selects a CVTResult's winner by a metric other than the one its configurations were compared by."
     tuned = _metric_name(getattr(source, "metric", None))
@@ -1812,6 +1711,44 @@ def _warn_other_metric(source, given, metric, report_metric):
                   f"{tuned!r}: the estimate corrects a selection the tool did not make. To correct the tool's "
                   f"selection and report {metric.name!r}, pass report_metric={metric.name!r} instead of metric",
                   UserWarning, stacklevel=4)
+
+# %% ../nbs/03_bbc.ipynb #ee985ff8
+def _reported(a, # the checked inputs (`_BBCInput`)
+              task, # the selection metric's chunk function (`_task`)
+              cv_values, # the selection metric's CV values (F×C, or 1×C pooled)
+              winner: int, # the CV winner's column
+             ):
+    "(apparent, chunk function): the winner's apparent value and the draws' L, both under the reported metric."
+    if a.report is a.metric:
+        return float(cv_values[:, winner].mean()), task
+    report_values = _cv_values(a.report, a.predictions, a.report_y, a.fold_ids, a.fold_labels, a.winner_rule)
+    apparent = float(report_values[:, winner].mean())
+    report_perf = report_values if a.method == "pooled" or a.winner_rule == "fold_mean" else \
+        _cv_values(a.report, a.predictions, a.report_y, a.fold_ids, a.fold_labels, "fold_mean")
+    return apparent, partial(_report_chunk, task=task, a=a, report_perf=report_perf)
+
+# %% ../nbs/03_bbc.ipynb #9de443dc
+def _bbc_result(a, # the checked inputs (`_BBCInput`)
+                distribution, # L_1..L_B, read-only
+                winner: int, # the CV winner's column among the kept ones
+                apparent: float, # its apparent value
+                winners, # each draw's winner (kept columns)
+                redraws, # each draw's redraw count
+               ) -> BBCResult:
+    "The BBCResult of a finished bootstrap."
+    report_sign = 1.0 if a.report.greater_is_better else -1.0
+    low, high = _interval(distribution, report_sign, a.report, a.confidence_level, a.alternative, a.quantile)
+    estimate = float(distribution.mean())
+    counts = np.zeros(a.n_columns, np.int64)
+    np.add.at(counts, a.columns[winners], 1)
+    winner = int(a.columns[winner])  # back to the CVTResult's column indices
+    return BBCResult(estimate=estimate, ci_low=low, ci_high=high, confidence_level=a.confidence_level,
+                     alternative=a.alternative, distribution=distribution, winner=winner, apparent=apparent,
+                     bias=apparent - estimate, method=a.method, metric=a.report.name, n_bootstraps=len(a.seeds),
+                     bootstrap_winners=counts, n_redraws=int(redraws.sum()),
+                     n_units=len(a.fold_labels) if a.method == "folds" else int(a.units.max()) + 1,
+                     winner_name=a.names[winner] if a.names and winner < len(a.names) else str(winner),
+                     winner_rule=a.winner_rule, selection_metric=a.metric.name)
 
 # %% ../nbs/03_bbc.ipynb #561b21e2
 def _bbc(a: _BBCInput) -> BBCResult:
@@ -1823,36 +1760,18 @@ def _bbc(a: _BBCInput) -> BBCResult:
     winner = cv_winner(cv_values, a.metric, rule=a.winner_rule)  # the one CV winner of the checks layer
     _warn_below_chance(cv_values, a.metric)
     task = _task(a.method, a.metric, sign, perf, a.predictions, a.y, a.codes, a.classes, a.units, a.max_redraws)
-    if a.report is a.metric:
-        apparent = float(cv_values[:, winner].mean())
-    else:
-        report_values = _cv_values(a.report, a.predictions, a.report_y, a.fold_ids, a.fold_labels, a.winner_rule)
-        apparent = float(report_values[:, winner].mean())
-        report_perf = report_values if a.method == "pooled" or a.winner_rule == "fold_mean" else \
-            _cv_values(a.report, a.predictions, a.report_y, a.fold_ids, a.fold_labels, "fold_mean")
-        task = partial(_report_chunk, task=task, a=a, report_perf=report_perf)
+    apparent, task = _reported(a, task, cv_values, winner)
     generic = a.method == "pooled" and not (_is_fast(a.metric) and a.report is a.metric)
     L, winners, redraws, defects = _run_chunks(task, a.seeds, a.n_jobs, a.progress and generic)
     _check_draws(defects, a.method, a.classes, a.max_redraws, a.class_groups)
     flip = sign if a.method == "folds" and a.report is a.metric else 1.0  # BBC-F's kernel maximises sign·perf
     distribution = (flip * L).astype(np.float64)
     distribution.setflags(write=False)
-    report_sign = 1.0 if a.report.greater_is_better else -1.0
-    low, high = _interval(distribution, report_sign, a.report, a.confidence_level, a.alternative, a.quantile)
-    estimate = float(distribution.mean())
-    counts = np.zeros(a.n_columns, np.int64)
-    np.add.at(counts, a.columns[winners], 1)
-    winner = int(a.columns[winner])  # back to the CVTResult's column indices
-    _warn_other_winner(a.source, winner, a.names, a.winner_rule)
-    return BBCResult(estimate=estimate, ci_low=low, ci_high=high, confidence_level=a.confidence_level,
-                     alternative=a.alternative, distribution=distribution, winner=winner, apparent=apparent,
-                     bias=apparent - estimate, method=a.method, metric=a.report.name, n_bootstraps=len(a.seeds),
-                     bootstrap_winners=counts, n_redraws=int(redraws.sum()),
-                     n_units=len(a.fold_labels) if a.method == "folds" else int(a.units.max()) + 1,
-                     winner_name=a.names[winner] if a.names and winner < len(a.names) else str(winner),
-                     winner_rule=a.winner_rule, selection_metric=a.metric.name)
+    result = _bbc_result(a, distribution, winner, apparent, winners, redraws)
+    _warn_other_winner(a.source, result.winner, a.names, a.winner_rule)
+    return result
 
-
+# %% ../nbs/03_bbc.ipynb #8eca85d8
 def _report_chunk(seeds, task, a, report_perf):
     """Select by the selection metric (`task`'s winners), report another: each usable draw's L is the winner's
     out-of-bag value under `a.report` (its mean over the out-of-bag folds of `report_perf` in BBC-F). The draws are
@@ -1871,14 +1790,14 @@ def _report_chunk(seeds, task, a, report_perf):
                 else a.report(a.report_y[oob], _column(a.predictions, winners[b])[oob]))
     return L, winners, redraws, defects
 
-
+# %% ../nbs/03_bbc.ipynb #a0d353c7
 def _warn_below_chance(cv_values, metric):
     "Warn when every configuration's CV value is on the wrong side of the metric's chance level (`Metric.chance`)."
     below = metric.chance_warning(cv_values)
     if below:
         warnings.warn(below, UserWarning, stacklevel=4)
 
-
+# %% ../nbs/03_bbc.ipynb #596876b9
 def _warn_other_winner(source, winner, names, winner_rule):
     "Warn when the configuration bbc corrects is not the one the CVTResult says the tool chose."
     chosen = getattr(source, "winner", None)
