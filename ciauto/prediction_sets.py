@@ -124,7 +124,7 @@ def _rank_of_bits(bits, label):
         lo = min(lo, b)
     return m, lo, hi
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #62819424
 @njit(cache=True, nogil=True)
 def _rank_of_floats(row, label):
     "(classes ranked before `label`, how many p lie in [0, 1]) by float comparisons: a row with -0.0 or a bad value."
@@ -188,7 +188,7 @@ def _first(row, value):
             return j
     return -1
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #70284936
 @njit(cache=True, nogil=True)
 def _float_top(row):
     "(largest p, how many p lie in [0, 1]) by float comparisons: a row with -0.0 or a bad value."
@@ -221,7 +221,7 @@ def _ranked_candidates(row, cut, value, index):
             index[s] = j
     return size
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #916469fd
 @njit(cache=True, nogil=True, inline="always")
 def _candidates(row, cut, index):
     "The classes with p >= cut, in index order; returns how many."
@@ -424,7 +424,7 @@ def _refuse(matrix, name: str, method: str):
         raise ValueError(f"{name} must be finite (no NaN or inf)")
     raise ValueError(f"{name} must be probabilities in [0, 1] for method={method!r}")
 
-
+# %% ../nbs/07b_prediction_sets.ipynb #003aa224
 def _aps_true_scores(probabilities, y, u, lam=0.0, k_reg=0, method="aps"):
     out, invalid = _aps_true(probabilities, probabilities.view(np.int64), y,
                              np.ones(len(probabilities)) if u is None else u, float(lam), int(k_reg))
