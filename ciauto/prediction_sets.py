@@ -34,18 +34,19 @@ METHODS = ("lac", "aps", "raps")  # the built-in scores; `list_set_scores()` nam
 SCORE_KINDS = ("probability", "nonconformity")
 
 
-def _score_matrix(scores, name: str, n_classes: int | None = None) -> np.ndarray:
-    "A finite float n x K matrix (K >= 2, or the given K)."
+def _score_matrix(scores, name: str, n_classes: int | None = None, checked: bool = True) -> np.ndarray:
+    """A finite float n x K matrix (K >= 2, or the given K), a copy. `checked=False` leaves the values to a kernel
+    that checks them as it reads them, and does not copy a C-ordered float64 matrix (the kernels only read it)."""
     arr = as_array(scores, name)
     if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
         raise TypeError(f"{name} must be a real-valued n x K matrix, got dtype {arr.dtype}")
-    arr = arr.astype(np.float64)
+    arr = arr.astype(np.float64) if checked else np.ascontiguousarray(arr, dtype=np.float64)
     if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] < 2:
         raise ValueError(f"{name} must be an n x K matrix with n >= 1 and K >= 2 classes, got shape {arr.shape}")
     if n_classes is not None and arr.shape[1] != n_classes:
         raise ValueError(f"{name} must have {n_classes} columns (one per class, as the calibration scores), "
                          f"got {arr.shape[1]}")
-    if not np.isfinite(arr).all():
+    if checked and not np.isfinite(arr).all():
         raise ValueError(f"{name} must be finite (no NaN or inf)")
     return arr
 
@@ -96,100 +97,208 @@ def aps_scores(probabilities,  # n x K, higher = more plausible
     return _aps(p, u, check_real(lam, "lam", minimum=0), check_int(k_reg, "k_reg", minimum=0))
 
 # %% ../nbs/07b_prediction_sets.ipynb #d13cc88c
+_ONE_BITS = int(np.float64(1.0).view(np.int64))  # the bits of 1.0: p in [+0, 1] iff its bits (int64) are in [0, this]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _bits_span(bits):
+    "(smallest, largest) of a row's bits read as int64: both in [0, _ONE_BITS] iff every p is in [+0, 1] (no NaN)."
+    lo = hi = bits[0]
+    for j in range(bits.shape[0]):
+        hi = max(hi, bits[j])
+        lo = min(lo, bits[j])
+    return lo, hi
+
+# %% ../nbs/07b_prediction_sets.ipynb #55d1eeda
+@njit(cache=True, nogil=True, inline="always")
+def _rank_of_bits(bits, label):
+    """(classes ranked before `label`, smallest bits, largest bits) in one branch-free pass. For p in [+0, 1] the
+    bits order as p, and `b + (j < label) > own` reads "larger p, or equal p and a smaller index" (a stable sort)."""
+    own = bits[label]
+    lo = hi = own
+    m = 0
+    for j in range(bits.shape[0]):
+        b = bits[j]
+        m += 1 if b + np.int64(j < label) > own else 0
+        hi = max(hi, b)
+        lo = min(lo, b)
+    return m, lo, hi
+
+# %% ../nbs/07b_prediction_sets.ipynb #62819424
 @njit(cache=True, nogil=True)
-def _aps_true(p, y, u, lam, k_reg):
-    """`aps_scores(p, u, lam, k_reg)[i, y[i]]` for every row without scoring the other classes (same bits): the mass
-    ranked before y, summed from the top rank down, plus u·p(y), plus lam·max(0, rank − k_reg)."""
+def _rank_of_floats(row, label):
+    "(classes ranked before `label`, how many p lie in [0, 1]) by float comparisons: a row with -0.0 or a bad value."
+    own = row[label]
+    m = valid = 0
+    for j in range(row.shape[0]):
+        v = row[j]
+        m += 1 if v > own or (v == own and j < label) else 0
+        valid += 1 if 0.0 <= v <= 1.0 else 0
+    return m, valid
+
+# %% ../nbs/07b_prediction_sets.ipynb #75d2e550
+@njit(cache=True, nogil=True)
+def _mass_before(row, label, m, above):
+    "The mass of the m classes ranked before `label`, summed from the top rank down (the cumulative sum's order)."
+    own = row[label]
+    size = 0
+    for j in range(row.shape[0]):
+        if row[j] > own or (row[j] == own and j < label):
+            above[size] = row[j]
+            size += 1
+    ranked = np.sort(above[:m])
+    before = ranked[m - 1]
+    for j in range(m - 2, -1, -1):
+        before += ranked[j]
+    return before
+
+# %% ../nbs/07b_prediction_sets.ipynb #dfb2e09e
+@njit(cache=True, nogil=True)
+def _aps_true(p, bits, y, u, lam, k_reg):
+    """(`aps_scores(p, u, lam, k_reg)[i, y[i]]` for every row, same bits; the number of values outside [0, 1] met)
+    without scoring the other classes: the mass ranked before y, summed from the top rank down, plus u·p(y), plus
+    lam·max(0, rank − k_reg). `bits` is p viewed as int64."""
     n, k = p.shape
     out = np.empty(n)
     above = np.empty(k)
+    invalid = 0
     for i in range(n):
-        label = y[i]
-        own = p[i, label]
-        m = 0
-        for j in range(k):  # the classes ranked before y: larger p, or equal p and a smaller index (a stable sort)
-            if p[i, j] > own or (p[i, j] == own and j < label):
-                above[m] = p[i, j]
-                m += 1
-        ranked = np.sort(above[:m])
-        before = ranked[m - 1] if m else 0.0
-        for j in range(m - 2, -1, -1):
-            before += ranked[j]
-        e = before + u[i] * own
+        m, lo, hi = _rank_of_bits(bits[i], y[i])
+        if lo < 0 or hi > _ONE_BITS:  # a -0.0, or a value outside [0, 1]: floats decide
+            m, valid = _rank_of_floats(p[i], y[i])
+            invalid += k - valid
+            if valid < k:
+                continue  # conformal_sets refuses the matrix
+        before = _mass_before(p[i], y[i], m, above) if m else 0.0
+        e = before + u[i] * p[i, y[i]]
         if lam != 0:
             e += lam * max(0, m + 1 - k_reg)
         out[i] = e
-    return out
+    return out, invalid
 
 # %% ../nbs/07b_prediction_sets.ipynb #d27a2300
-_TOP = 8  # ranks found by the second scan of a row (sets are mostly small; a longer set sorts the row)
+_RANKED = 64  # candidates insertion-sorted in a small buffer; more are sorted with np.argsort
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _first(row, value):
+    "The first index holding `value` (the top rank: the largest p, the smallest index on ties)."
+    for j in range(row.shape[0]):
+        if row[j] == value:
+            return j
+    return -1
+
+# %% ../nbs/07b_prediction_sets.ipynb #70284936
 @njit(cache=True, nogil=True)
-def _top_ranks(row, top_value, top_index) -> int:
-    "The first `_TOP` ranks of a row into the buffers, insertion-sorted (an equal p ranks after); returns how many."
+def _float_top(row):
+    "(largest p, how many p lie in [0, 1]) by float comparisons: a row with -0.0 or a bad value."
+    top = row[0]
+    valid = 0
+    for j in range(row.shape[0]):
+        v = row[j]
+        top = v if v > top else top
+        valid += 1 if 0.0 <= v <= 1.0 else 0
+    return top, valid
+
+# %% ../nbs/07b_prediction_sets.ipynb #5bebed43
+@njit(cache=True, nogil=True, inline="always")
+def _ranked_candidates(row, cut, value, index):
+    """The classes with p >= cut into `value` and `index` in rank order (larger p first, smaller index on ties), by
+    insertion; returns how many, or `_RANKED + 1` when the buffers are too small."""
     size = 0
     for j in range(row.shape[0]):
         v = row[j]
-        if size == _TOP and not v > top_value[_TOP - 1]:
-            continue  # below the buffer's last rank
-        if size < _TOP:
-            slot = size
+        if v >= cut:
+            if size == _RANKED:
+                return _RANKED + 1
+            s = size
             size += 1
-        else:
-            slot = _TOP - 1
-        while slot > 0 and v > top_value[slot - 1]:
-            top_value[slot] = top_value[slot - 1]
-            top_index[slot] = top_index[slot - 1]
-            slot -= 1
-        top_value[slot] = v
-        top_index[slot] = j
+            while s > 0 and v > value[s - 1]:
+                value[s] = value[s - 1]
+                index[s] = index[s - 1]
+                s -= 1
+            value[s] = v
+            index[s] = j
     return size
+
+# %% ../nbs/07b_prediction_sets.ipynb #916469fd
+@njit(cache=True, nogil=True, inline="always")
+def _candidates(row, cut, index):
+    "The classes with p >= cut, in index order; returns how many."
+    size = 0
+    for j in range(row.shape[0]):
+        if row[j] >= cut:
+            index[size] = j
+            size += 1
+    return size
+
+# %% ../nbs/07b_prediction_sets.ipynb #d109cee6
+@njit(cache=True, nogil=True, inline="always")
+def _walk(value, index, size, u, threshold, lam, k_reg, out):
+    """Ranks 2..size (p in `value`, classes in `index`) into the set while they score at most the threshold (rank 1
+    is in already); True when the set may go on past them: the mass taken is still at most the threshold."""
+    before = value[0]
+    for r in range(1, size):
+        penalty = lam * max(0, r + 1 - k_reg) if lam != 0 else 0.0
+        if not (before + penalty if lam != 0 else before) <= threshold:
+            return False  # every later score is at least this
+        e = before + u * value[r]
+        if lam != 0:
+            e += penalty
+        if not e <= threshold:
+            return False
+        out[index[r]] = True
+        before += value[r]
+    return before <= threshold
+
+# %% ../nbs/07b_prediction_sets.ipynb #cb97c578
+@njit(cache=True, nogil=True, inline="always")
+def _set_tail(row, top, u, threshold, lam, k_reg, value, index, many, out):
+    """Ranks 2.. of a row's set: the classes with p >= top/4 in rank order, walked; while the set goes on past
+    them, the cut goes down fourfold (the sixth try takes every class). Many candidates are sorted, not inserted."""
+    cut = 0.25 * top
+    for attempt in range(6):
+        size = _ranked_candidates(row, cut, value, index)
+        if size > _RANKED:
+            size = _candidates(row, cut, many)
+            order = many[:size][np.argsort(-row[many[:size]], kind="mergesort")]
+            more = _walk(row[order], order, size, u, threshold, lam, k_reg, out)
+        else:
+            more = _walk(value, index, size, u, threshold, lam, k_reg, out)
+        if not more or size == row.shape[0]:
+            return
+        cut = cut * 0.25 if attempt < 4 else 0.0
 
 # %% ../nbs/07b_prediction_sets.ipynb #e4bbd9a6
 @njit(cache=True, nogil=True)
-def _aps_sets(p, u, threshold, lam, k_reg):
-    """`aps_scores(p, u, lam, k_reg) <= threshold` without scoring every class: the classes in rank order until
-    one scores above the threshold (the score never decreases along the ranks). A first scan finds the top class;
-    if the set goes on, a second scan finds the first `_TOP` ranks, and only a longer set sorts the row. Before each
-    rank, the mass already taken plus the rank's penalty bounds its score from below, so most sets stop early."""
+def _aps_sets(p, bits, u, threshold, lam, k_reg):
+    """(`aps_scores(p, u, lam, k_reg) <= threshold`; the number of values outside [0, 1] met) without scoring every
+    class: the top class from one pass over the row's bits (`bits`: p viewed as int64), then `_set_tail` while the
+    mass taken plus the next rank's penalty, a lower bound of its score, is at most the threshold."""
     n, k = p.shape
     sets = np.zeros((n, k), np.bool_)
-    top_value = np.empty(_TOP)
-    top_index = np.empty(_TOP, np.int64)
+    value, index, many = np.empty(_RANKED), np.empty(_RANKED, np.int64), np.empty(k, np.int64)
+    invalid = 0
     for i in range(n):
         row = p[i]
-        best = 0
-        for j in range(1, k):  # the top rank: the largest p, first index on ties
-            if row[j] > row[best]:
-                best = j
-        e = u[i] * row[best]  # 0 + u·p, as the cumulative sum's first 0
-        e = 0.0 + e
+        lo, hi = _bits_span(bits[i])
+        if lo < 0 or hi > _ONE_BITS:  # a -0.0, or a value outside [0, 1]: floats decide
+            top, valid = _float_top(row)
+            invalid += k - valid
+            if valid < k:
+                continue  # conformal_sets refuses the matrix
+            best = _first(row, top)
+        else:
+            best = _first(bits[i], hi)
+            top = row[best]
+        e = 0.0 + u[i] * top  # 0 + u·p, as the cumulative sum's first 0
         if lam != 0:
             e += lam * max(0, 1 - k_reg)
-        if not e <= threshold:
-            continue
-        sets[i, best] = True
-        before = row[best]
-        size = 0
-        order = top_index
-        for r in range(1, k):
-            penalty = lam * max(0, r + 1 - k_reg) if lam != 0 else 0.0
-            if not (before + penalty if lam != 0 else before) <= threshold:
-                break  # every later score is at least this
-            if size == 0:  # the first ranks, in one pass over the row
-                size = _top_ranks(row, top_value, top_index)
-            if r == size:
-                order = np.argsort(-row, kind="mergesort")
-            best = order[r]
-            e = before + u[i] * row[best]
-            if lam != 0:
-                e += penalty
-            if not e <= threshold:
-                break
+        if e <= threshold:
             sets[i, best] = True
-            before += row[best]
-    return sets
+            if (top + lam * max(0, 2 - k_reg) if lam != 0 else top) <= threshold:
+                _set_tail(row, top, u[i], threshold, lam, k_reg, value, index, many, sets[i])
+    return sets, invalid
 
 # %% ../nbs/07b_prediction_sets.ipynb #3d7a0c58
 SCORE_OPTIONS = ("lam", "k_reg")  # the per-call options of `conformal_sets` that a registered score may take
@@ -301,21 +410,35 @@ for _name, _score, _settings in _BUILT_IN_SCORES:
     register_set_score(_name, _score, replace=True, **_settings)
 
 # %% ../nbs/07b_prediction_sets.ipynb #feb00140
-def _lac_true(probabilities, y, u):
+def _lac_true(probabilities, y, u, method=None):  # method: named in the APS kernels' errors only
     return 1.0 - probabilities[np.arange(y.size), y]
 
 # %% ../nbs/07b_prediction_sets.ipynb #043cd6b6
-def _lac_sets(probabilities, u, threshold):
+def _lac_sets(probabilities, u, threshold, method=None):  # method: named in the APS kernels' errors only
     return 1.0 - probabilities <= threshold
 
 # %% ../nbs/07b_prediction_sets.ipynb #121b400a
-def _aps_true_scores(probabilities, y, u, lam=0.0, k_reg=0):
-    return _aps_true(probabilities, y, np.ones(len(probabilities)) if u is None else u, float(lam), int(k_reg))
+def _refuse(matrix, name: str, method: str):
+    "Raise what a kernel found (a value outside [0, 1]) as the checks before it would have: not finite, or not in [0, 1]."
+    if not np.isfinite(matrix).all():
+        raise ValueError(f"{name} must be finite (no NaN or inf)")
+    raise ValueError(f"{name} must be probabilities in [0, 1] for method={method!r}")
+
+# %% ../nbs/07b_prediction_sets.ipynb #003aa224
+def _aps_true_scores(probabilities, y, u, lam=0.0, k_reg=0, method="aps"):
+    out, invalid = _aps_true(probabilities, probabilities.view(np.int64), y,
+                             np.ones(len(probabilities)) if u is None else u, float(lam), int(k_reg))
+    if invalid:
+        _refuse(probabilities, "calibration_scores", method)
+    return out
 
 # %% ../nbs/07b_prediction_sets.ipynb #66df76b0
-def _aps_set_rows(probabilities, u, threshold, lam=0.0, k_reg=0):
-    return _aps_sets(probabilities, np.ones(len(probabilities)) if u is None else u, float(threshold), float(lam),
-                     int(k_reg))
+def _aps_set_rows(probabilities, u, threshold, lam=0.0, k_reg=0, method="aps"):
+    sets, invalid = _aps_sets(probabilities, probabilities.view(np.int64),
+                              np.ones(len(probabilities)) if u is None else u, float(threshold), float(lam), int(k_reg))
+    if invalid:
+        _refuse(probabilities, "test_scores", method)
+    return sets
 
 
 # the built-in scores' (true-class scores, sets) computed in one pass, used while they keep the default set rule
@@ -509,14 +632,16 @@ def conformal_sets(calibration_scores,  # n x K per-class scores of the calibrat
     score, scores, rule, options = _check_options(method, scores, rule, randomized, lam, k_reg)
     alpha = check_probability(alpha, "alpha")
     mondrian = check_bool(mondrian, "mondrian")
-    cal = _score_matrix(calibration_scores, "calibration_scores")
-    test = _score_matrix(test_scores, "test_scores", cal.shape[1])
-    y = _class_labels(calibration_labels, "calibration_labels", cal.shape[0], cal.shape[1])
     one_pass = _ONE_PASS.get(score.score) if scores == "probability" and score.sets is _at_most else None
+    checked = one_pass is None or not score.probabilities or mondrian  # else the kernels check the values as they read
+    cal = _score_matrix(calibration_scores, "calibration_scores", checked=checked)
+    test = _score_matrix(test_scores, "test_scores", cal.shape[1], checked=checked)
+    y = _class_labels(calibration_labels, "calibration_labels", cal.shape[0], cal.shape[1])
     r_cal, r_test, u_cal, u_test = _nonconformity_matrices(score, cal, test, scores, rule, options, one_pass,
-                                                           random_state)
+                                                           random_state, checked)
     # a built-in score computes only the true class's score, and the sets in one pass (the same numbers)
-    r_true = r_cal[np.arange(y.size), y] if one_pass is None else one_pass[0](cal, y, u_cal, **options)
+    r_true = (r_cal[np.arange(y.size), y] if one_pass is None else
+              one_pass[0](cal, y, u_cal, method=score.name, **options))
     fields = dict(method=score.name, alpha=alpha, n_calibration=y.size, randomized=rule == "randomized",
                   options=options, scores=scores, rule=rule, mondrian=mondrian)
     if mondrian:
@@ -528,16 +653,19 @@ def conformal_sets(calibration_scores,  # n x K per-class scores of the calibrat
     threshold, rank = _threshold(r_true, alpha)
     if rank > y.size:
         warnings.warn(_too_few_message(alpha, y.size), stacklevel=2)
-    sets = score.sets(r_test, threshold) if one_pass is None else one_pass[1](test, u_test, threshold, **options)
+    sets = (score.sets(r_test, threshold) if one_pass is None else
+            one_pass[1](test, u_test, threshold, method=score.name, **options))
     return PredictionSets(sets=sets, threshold=threshold, rank=rank, **fields)
 
 # %% ../nbs/07b_prediction_sets.ipynb #8f93a89f
-def _nonconformity_matrices(score, cal, test, scores: str, rule, options: dict, one_pass, random_state):
+def _nonconformity_matrices(score, cal, test, scores: str, rule, options: dict, one_pass, random_state,
+                            checked: bool = True):
     """(r_cal, r_test, u_cal, u_test): the nonconformity of the calibration and test points (None when a built-in
-    score's one-pass kernels compute what they need) and the uniforms of a randomizable score (None without)."""
+    score's one-pass kernels compute what they need) and the uniforms of a randomizable score (None without).
+    `checked=False`: the kernels check that the probabilities are in [0, 1]."""
     if scores == "nonconformity":  # only for a score that allows it (LAC): the matrices are the nonconformity
         return cal, test, None, None
-    if score.probabilities:
+    if score.probabilities and checked:
         for matrix, name in ((cal, "calibration_scores"), (test, "test_scores")):
             if matrix.min() < 0 or matrix.max() > 1:
                 raise ValueError(f"{name} must be probabilities in [0, 1] for method={score.name!r}")
