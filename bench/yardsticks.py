@@ -170,6 +170,7 @@ def real_data(n_splits: int = 50, data_home: str = "../shared/data", n_configura
     methods = list(PAPER_METHODS) + list(YARDSTICK_METHODS)
     options = reference_options(PAPER_METHODS)
     options.pop("simulation_options")
+    options["n_bootstraps"] = 1000  # as bench/results/real_reference_81c was made (see bench/study.md), so BBC reproduces it
     grid = spread_grid(n_configurations)
     done = load_real_records(folder)
     todo = {}

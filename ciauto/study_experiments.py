@@ -257,8 +257,7 @@ def run_real_data_study(
     n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=1)
     methods = resolve_methods(methods, PAPER_METHODS)
     method_options = check_method_options(method_options, methods)
-    method_options = {**{m.name: {"n_bootstraps": n_bootstraps} for m in methods if m.name in ("BBC", "BBC-F")},
-                      **method_options}
+    method_options = _with_bootstraps(method_options, methods, n_bootstraps)
     selection_options = _check_selection_options(selection_options)
     if isinstance(configurations, str):
         configurations = default_configurations(configurations)
@@ -270,6 +269,18 @@ def run_real_data_study(
     records = _execute(_real_data_task, arguments, n_jobs=n_jobs, progress=progress, desc="real-data splits")
     return _runs_frame(records, ["setting", "dataset", "train_size", "n_holdout"], missing="drop",
                        strict=list(strict_inclusion))
+
+# %% ../nbs/06c_study_experiments.ipynb #421e8629
+def _with_bootstraps(method_options: dict, # checked {method: {option: value}}
+                     methods, # the study's `StudyMethod`s
+                     n_bootstraps: int, # B for BBC and BBC-F where their options do not set it
+                    ) -> dict:
+    "A copy of `method_options` with B filled in for BBC and BBC-F, merged per method."
+    merged = {name: dict(options) for name, options in method_options.items()}
+    for method in methods:
+        if method.name in ("BBC", "BBC-F"):
+            merged.setdefault(method.name, {}).setdefault("n_bootstraps", n_bootstraps)
+    return merged
 
 # %% ../nbs/06c_study_experiments.ipynb #d0547b49
 def _train_sizes(datasets, train_size) -> dict:
