@@ -1,7 +1,10 @@
 """Collect every notebook under nbs/ as one pytest item, run in its own process the way nbdev_test runs it.
 
 One process per notebook keeps notebooks isolated (numba caches, joblib/loky pools, dask clusters) and lets
-pytest print its usual closing line, which CI reads. `--nb-flags slow` also runs the cells flagged `#| slow` and
+pytest print its usual closing line, which CI reads. Where processes fork (POSIX), each notebook's process is forked
+from tools/nbserver.py, which has imported the notebooks' common modules once: a notebook no longer spends seconds of
+CPU importing numpy, pandas, scikit-learn, matplotlib, numba, nbdev and the package (CIAUTO_NB_FORK=0 starts each one
+afresh instead). `--nb-flags slow` also runs the cells flagged `#| slow` and
 sets `CIAUTO_SLOW=1` in the notebook's environment (tutorials gate their slow cells on it, so that
 `jupyter nbconvert --execute` skips them by default).
 
@@ -20,6 +23,7 @@ with other work the wall seconds grow with the load, the CPU seconds much less (
 spin longer), so they are the profile to compare there; a test that keeps both cores busy uses up to twice as many CPU
 seconds as wall seconds.
 """
+import json
 import os
 import subprocess
 import sys
@@ -104,7 +108,7 @@ def pytest_runtest_protocol(item, nextitem):
     wall, cpu = (time.perf_counter(), _cpu_seconds()) if timed else (None, None)
     yield
     if timed:
-        _CPU[item.nodeid] = (time.perf_counter() - wall, _cpu_seconds() - cpu)
+        _CPU[item.nodeid] = (time.perf_counter() - wall, _cpu_seconds() - cpu + getattr(item, "forked_cpu", 0.0))
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
@@ -135,6 +139,11 @@ class NotebookFile(pytest.File):
         yield NotebookItem.from_parent(self, name=self.path.stem)
 
 
+def _fork_server_wanted():
+    "The notebooks run as children of tools/nbserver.py where processes fork (POSIX), unless CIAUTO_NB_FORK=0."
+    return hasattr(os, "fork") and os.environ.get("CIAUTO_NB_FORK", "1") != "0"
+
+
 def _notebook_workers(config):
     """How many notebooks run at once: CIAUTO_NB_WORKERS, or one per core up to two (the CI machine has two); one with
     --cpu-durations, whose per-test CPU seconds need the tests to run one after another."""
@@ -143,15 +152,106 @@ def _notebook_workers(config):
     return max(1, int(os.environ.get("CIAUTO_NB_WORKERS", min(2, os.cpu_count() or 1))))
 
 
+def _script_job(cmd):
+    "`python script.py args..` as a job of the fork server (a script, not `-c` or `-m`), or None."
+    if len(cmd) >= 2 and cmd[0] == sys.executable and str(cmd[1]).endswith(".py") and Path(cmd[1]).is_file():
+        return dict(script=str(cmd[1]), args=[str(a) for a in cmd[2:]])
+    return None
+
+
+def _read_text(path):
+    "A process's output file, as text ('' when it was never written)."
+    try:
+        return Path(path).read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return ""
+
+
+class _ForkServer:
+    """tools/nbserver.py, which imports the notebooks' common modules once and runs each notebook in a process forked
+    from it (about 5 CPU seconds saved per notebook, a quarter of the suite's CPU), for the worker threads of a
+    `_NotebookRunner`: each job is one JSON line to the server, its answers are read by one thread here."""
+
+    def __init__(self, env):
+        import itertools
+        import threading
+        self.proc = subprocess.Popen([sys.executable, str(ROOT / "tools" / "nbserver.py")], cwd=ROOT, env=env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.ids, self.lock, self.answers, self.cpu = itertools.count(), threading.Lock(), {}, {}
+        threading.Thread(target=self._read, daemon=True, name="nbserver").start()
+
+    def _read(self):
+        import queue
+        for line in self.proc.stdout:
+            try:
+                answer = json.loads(line)
+            except ValueError:  # not an answer (a module printed while the server imported it)
+                continue
+            if isinstance(answer, dict) and "id" in answer:
+                self.answers.setdefault(answer["id"], queue.Queue()).put(answer)
+        with self.lock:  # the server has ended: every job still waiting falls back to a process of its own
+            self.ended = True
+            for answers in self.answers.values():
+                answers.put(None)
+
+    ended = False
+
+    def run(self, job, env, timeout):
+        "The notebook job's (returncode, stdout, stderr), or None when the server has stopped."
+        import queue
+        import shutil
+        import signal
+        import tempfile
+        tmp = Path(tempfile.mkdtemp(prefix="ciauto-nb-"))
+        out, err = tmp / "stdout", tmp / "stderr"
+        try:
+            with self.lock:
+                if self.ended:
+                    return None
+                job_id = next(self.ids)
+                answers = self.answers.setdefault(job_id, queue.Queue())
+                job = dict(job, id=job_id, env=env, stdout=str(out), stderr=str(err))
+                self.proc.stdin.write(json.dumps(job) + "\n")
+                self.proc.stdin.flush()
+            started = answers.get()
+            if started is None:
+                return None
+            try:
+                done = answers.get(timeout=timeout)
+            except queue.Empty:
+                try:
+                    os.killpg(started["pid"], signal.SIGKILL)  # the notebook with every process it started
+                except OSError:  # it had not yet made its process group
+                    os.kill(started["pid"], signal.SIGKILL)
+                answers.get()
+                return None, _read_text(out), f"{_read_text(err)}\nthe process did not finish within {timeout} s"
+            if done is None:
+                return None
+            self.cpu[job.get("notebook", job.get("script"))] = done["cpu"]
+            return done["rc"], _read_text(out), _read_text(err)
+        except (OSError, ValueError):  # the server's pipe has closed
+            return None
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def close(self):
+        try:
+            self.proc.stdin.close()  # the server stops the children still running, then exits
+            self.proc.wait(timeout=30)
+        except Exception:
+            self.proc.kill()
+
+
 class _NotebookRunner:
     """Runs the selected notebooks' processes ahead of pytest, a few at a time, so both cores work while pytest reports
     the items in order: each item waits for its own process. Once the last notebook item is reported every notebook has
     finished, so tests/ (the site build shows the executed copies) still run after all of them."""
 
-    def __init__(self, workers):
+    def __init__(self, workers, server=None):
         from concurrent.futures import ThreadPoolExecutor
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="notebook")
         self.futures, self.procs, self.closed = {}, set(), False
+        self.server = server  # a _ForkServer for the notebooks, or None: each in a process of its own
 
     def submit(self, nodeid, command, timeout=NOTEBOOK_TIMEOUT):
         self.futures[nodeid] = self.pool.submit(self._run, command, timeout)
@@ -162,9 +262,14 @@ class _NotebookRunner:
         return future.result() if future is not None else self._run(command, timeout)
 
     def _run(self, command, timeout):
-        cmd, env = command
+        cmd, env, *notebook = command
         if self.closed:
             return None, "", "the test session ended before this process ran"
+        job = notebook[0] if notebook else _script_job(cmd)
+        if job is not None and self.server is not None:
+            result = self.server.run(job, env, timeout)
+            if result is not None:  # None: the server has stopped; the notebook runs in a process of its own
+                return result
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.procs.add(proc)
         try:
@@ -187,6 +292,8 @@ class _NotebookRunner:
         self.closed = True
         for proc in list(self.procs):
             proc.kill()
+        if self.server is not None:
+            self.server.close()
         self.pool.shutdown(wait=True, cancel_futures=True)
 
 
@@ -239,7 +346,11 @@ def pytest_collection_finish(session):
     if len(jobs) > workers > 1:  # not with --cpu-durations, which has one worker: each test's CPU includes its compiles
         env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         jobs.insert(0, ("numba warm-up", ([sys.executable, "-c", NUMBA_WARM_UP], env), NOTEBOOK_TIMEOUT))
-    config._notebook_runner = runner = _NotebookRunner(workers)
+    forkable = any(len(command) > 2 or _script_job(command[0]) for _, command, _ in jobs)
+    server = None
+    if forkable and _fork_server_wanted():  # each job's own environment is set in its child
+        server = _ForkServer(dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")))
+    config._notebook_runner = runner = _NotebookRunner(workers, server)
     for nodeid, command, timeout in jobs:
         runner.submit(nodeid, command, timeout)
 
@@ -250,7 +361,11 @@ def background(request):
     declared = _background_command(request.node)
     assert declared is not None, "the `background` fixture needs @pytest.mark.background(cmd, env) on the test"
     runner = getattr(request.config, "_notebook_runner", None) or _NotebookRunner(1)
-    return runner.result(request.node.nodeid, *declared)
+    result = runner.result(request.node.nodeid, *declared)
+    job = _script_job(declared[0][0])
+    if runner.server is not None and job is not None:  # its CPU seconds, for --cpu-durations (see NotebookItem)
+        request.node.forked_cpu = runner.server.cpu.get(job["script"], 0.0)
+    return result
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -271,13 +386,16 @@ class NotebookItem(pytest.Item):
         env = dict(os.environ, IN_TEST="1", PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         if "slow" in flags:  # tutorials gate their paper-scale cells on this too (`RUN_SLOW`)
             env["CIAUTO_SLOW"] = "1"
-        return cmd, env
+        # the same run as a job of the fork server (tools/nbserver.py), which the queue uses when it has one
+        return cmd, env, dict(notebook=str(self.path), flags=flags, save=str(saved))
 
     def runtest(self):
         runner = getattr(self.config, "_notebook_runner", None)
         if runner is None:  # collected without the session's start (e.g. run by a plugin): one at a time
             runner = self.config._notebook_runner = _NotebookRunner(1)
         returncode, out, err = runner.result(self.nodeid, self.command())
+        if runner.server is not None:  # its CPU seconds, for --cpu-durations: it is the server's child, not pytest's
+            self.forked_cpu = runner.server.cpu.get(str(self.path), 0.0)
         if returncode != 0:
             raise NotebookFailure((out[-4000:] + "\n" + err[-8000:]).strip())
 
