@@ -447,7 +447,7 @@ def bbcf_conventions(n_runs: int, n_configurations: int = 100, balance="equal", 
         out = bbc(sim.predictions, y, folds, method="folds", n_bootstraps=n_bootstraps, confidence_level=0.95,
                   alternative="greater", n_jobs=1,
                   random_state=np.random.default_rng(keyed_child(key, "method", "BBC-F")))
-        found["ciauto"].append((truth >= out.ci_low, truth - out.ci_low))
+        found["ciauto"].append((truth >= out.confidence_interval.low, truth - out.confidence_interval.low))
         rng = np.random.default_rng([r, 11])
         F = P.shape[0]
         inbag = np.sort(rng.integers(0, F, (3 * n_bootstraps, F)), axis=1)

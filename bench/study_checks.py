@@ -193,7 +193,7 @@ def merged_folds_bbcf(inputs: pd.DataFrame, n_bootstraps: int = 1000, seed: int 
         result = bbc(predictions, y, f, metric="roc_auc", method="folds", n_bootstraps=n_bootstraps,
                      confidence_level=0.95, alternative="greater", quantile="reference", progress=False,
                      random_state=keyed_child(seed, "merged", split, name))
-        out[name] = result.ci_low
+        out[name] = result.confidence_interval.low
     return out
 
 

@@ -113,8 +113,8 @@ def coverage_run(index: int, n: int = 100, n_folds: int = 10, ncv_folds: int = 5
             "ct_acc": corrected_t_bound(fold_acc, n_train=n - n_test, n_test=n_test).bound,
             "truth_auc_n1": np.mean(fold_truth_auc), "truth_acc_n1": np.mean(fold_truth_acc),
             "truth_auc": roc_auc(y_hold, full), "truth_err": misclassification(y_hold, full).mean(),
-            "ncv_auc_low": ncv_auc.ci_low, "ncv_auc_high": ncv_auc.ci_high, "ncv_auc_est": ncv_auc.estimate,
-            "ncv_err_low": ncv_err.ci_low, "ncv_err_high": ncv_err.ci_high, "ncv_err_est": ncv_err.estimate,
+            "ncv_auc_low": ncv_auc.confidence_interval.low, "ncv_auc_high": ncv_auc.confidence_interval.high, "ncv_auc_est": ncv_auc.estimate,
+            "ncv_err_low": ncv_err.confidence_interval.low, "ncv_err_high": ncv_err.confidence_interval.high, "ncv_err_est": ncv_err.estimate,
             "ncv_err_inflation": ncv_err.inflation, "ncv_auc_inflation": ncv_auc.inflation,
             "naive_err_low": errors.mean() - z90 * errors.std(ddof=1) / np.sqrt(n),
             "naive_err_high": errors.mean() + z90 * errors.std(ddof=1) / np.sqrt(n)}
@@ -275,9 +275,9 @@ def vignette_run(index: int, n_repeats: int = 100, n: int = 90, p: int = 1000, k
     half = stats.norm.ppf(0.95) * errors.std(ddof=1) / np.sqrt(n)
     return {"index": index, "lambda": lam, "nonzero": int((fit.model_.coef_ != 0).sum()),
             "bayes_error": np.mean((X_hold[:, :k].sum(1) > 0) != y_hold), "true_err": true_err,
-            "ncv_low": ncv.ci_low, "ncv_high": ncv.ci_high, "ncv_est": ncv.estimate, "inflation": ncv.inflation,
+            "ncv_low": ncv.confidence_interval.low, "ncv_high": ncv.confidence_interval.high, "ncv_est": ncv.estimate, "inflation": ncv.inflation,
             "naive_low": errors.mean() - half, "naive_high": errors.mean() + half, "naive_est": errors.mean(),
-            "width_ratio": (ncv.ci_high - ncv.ci_low) / (2 * half)}
+            "width_ratio": (ncv.confidence_interval.high - ncv.confidence_interval.low) / (2 * half)}
 
 
 def vignette_study(n_datasets: int = 5, n_repeats: int = 100, folder: Path | None = None):
