@@ -246,6 +246,14 @@ def _insert(row, many, size, value, index):
 _BLOCKED = 512  # K from which the set kernel keeps block maxima (slower below it: bench/limits.md §12)
 
 
+def _blocks(k: int):
+    "The set kernel's block maxima for K classes: (their bits, the same memory as p), or (None, None) below `_BLOCKED`."
+    if k < _BLOCKED:
+        return None, None
+    tops = np.empty(k // 8, np.uint64)
+    return tops, tops.view(np.float64)
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _block_largest(bits, tops):
     "`_largest(bits)`, and the largest bits of each full block of 8 classes into `tops` (the last K % 8 in no block)."
@@ -264,11 +272,11 @@ def _block_largest(bits, tops):
 # %% ../nbs/07b_prediction_sets.ipynb #b10c4a04
 @njit(cache=True, nogil=True, inline="always")
 def _candidates(row, tops, cut, many):
-    """`_at_least(row, cut, many)`, reading only the blocks whose maximum (`tops`: p of the block maxima, all in
-    [+0, 1]) reaches the cut, then the last K % 8 classes; `_at_least` itself when `tops` is empty."""
-    k = row.shape[0]
-    if tops.shape[0] == 0:
+    """`_at_least(row, cut, many)`, reading only the blocks whose maximum (`tops`: p of the block maxima) reaches the
+    cut, then the last K % 8 classes; `_at_least` itself when `tops` is None (numba compiles that case apart)."""
+    if tops is None:
         return _at_least(row, cut, many)
+    k = row.shape[0]
     size = 0
     for b in range(tops.shape[0]):
         if tops[b] >= cut:  # rare: a block holding a candidate
@@ -284,7 +292,7 @@ def _candidates(row, tops, cut, many):
 @njit(cache=True, nogil=True, inline="always")
 def _top_index(row, tops, top):
     "`_first(row, top)` for the row's largest p: the first block whose maximum is `top`, else the tail."
-    if tops.shape[0] == 0:
+    if tops is None:
         return _first(row, top)
     start = row.shape[0] - row.shape[0] % 8
     for b in range(tops.shape[0]):
@@ -292,6 +300,16 @@ def _top_index(row, tops, top):
             start = 8 * b
             break
     return start + _first(row[start:], top)
+
+
+@njit(cache=True, nogil=True)
+def _float_blocks(row, tops):
+    "The block maxima as p by float comparisons, into `tops`: a row with -0.0 (its bits are above every p's)."
+    for b in range(tops.shape[0]):
+        top = row[8 * b]
+        for j in range(8 * b + 1, 8 * b + 8):
+            top = row[j] if row[j] > top else top  # -0.0 and +0.0 compare equal, as in `_at_least` and `_first`
+        tops[b] = top
 
 # %% ../nbs/07b_prediction_sets.ipynb #d109cee6
 @njit(cache=True, nogil=True, inline="always")
@@ -350,35 +368,40 @@ def _set_tail(row, tops, top, u, threshold, lam, k_reg, value, index, many, out)
 
 # %% ../nbs/07b_prediction_sets.ipynb #e4bbd9a6
 @njit(cache=True, nogil=True)
-def _aps_sets(p, bits, u, threshold, lam, k_reg, sets):
+def _aps_sets(p, bits, u, threshold, lam, k_reg, sets, tops, tops_p):
     """(`sets` = `aps_scores(p, u, lam, k_reg) <= threshold`; the number of values outside [0, 1] met) without
-    scoring every class: the top p from one pass over the row's bits (`bits`: p viewed as uint64; block maxima too
-    from K = `_BLOCKED` on), then `_set_tail` while the mass taken plus the next rank's penalty, a lower bound of its
-    score, is at most the threshold. `sets` comes zeroed from numpy (numba's np.zeros of 1–2 MB: 0.8–1.6 ms here)."""
+    scoring every class: the top p from one pass over the row's bits (`bits`: p viewed as uint64; the block maxima
+    into `tops` too, `tops_p` their p, from `_blocks(K)`: None below `_BLOCKED`), then `_set_tail` while the mass
+    taken plus the next rank's penalty, a lower bound of its score, is at most the threshold. `sets` comes zeroed
+    from numpy (numba's np.zeros of 1–2 MB: 0.8–1.6 ms here)."""
     n, k = p.shape
     value, index, many = np.empty(_RANKED), np.empty(_RANKED, np.int64), np.empty(k, np.int64)
-    tops = np.empty(k // 8 if k >= _BLOCKED else 0, np.uint64)  # block maxima; p of them: `tops.view(np.float64)`
     cast = np.empty(1, np.uint64)  # the top's bits, read back as the float they are
+    as_float = cast.view(np.float64)
     invalid = 0
     for i in range(n):
         row = p[i]
-        cast[0] = _block_largest(bits[i], tops) if tops.shape[0] else _largest(bits[i])
-        top, row_tops = cast.view(np.float64)[0], tops.view(np.float64)
-        if cast[0] > _ONE_BITS:  # a -0.0, or a value outside [0, 1]: floats decide, no blocks (-0.0's bits are large)
+        if tops is None:
+            cast[0] = _largest(bits[i])
+        else:
+            cast[0] = _block_largest(bits[i], tops)
+        top = as_float[0]
+        if cast[0] > _ONE_BITS:  # a -0.0, or a value outside [0, 1]: floats decide
             top, valid = _float_top(row)
-            row_tops = row_tops[:0]
             invalid += k - valid
             if valid < k:
                 continue  # conformal_sets refuses the matrix
+            if tops is not None:
+                _float_blocks(row, tops_p)  # -0.0's bits are above every p's
         e = 0.0 + u[i] * top  # 0 + u·p, as the cumulative sum's first 0
         if lam != 0:
             e += lam * max(0, 1 - k_reg)
         if not e <= threshold:
             continue  # an empty set
         if (top + lam * max(0, 2 - k_reg) if lam != 0 else top) <= threshold:
-            _set_tail(row, row_tops, top, u[i], threshold, lam, k_reg, value, index, many, sets[i])
+            _set_tail(row, tops_p, top, u[i], threshold, lam, k_reg, value, index, many, sets[i])
         else:
-            sets[i, _top_index(row, row_tops, top)] = True
+            sets[i, _top_index(row, tops_p, top)] = True
     return sets, invalid
 
 # %% ../nbs/07b_prediction_sets.ipynb #3d7a0c58
@@ -517,7 +540,8 @@ def _aps_true_scores(probabilities, y, u, lam=0.0, k_reg=0, method="aps"):
 def _aps_set_rows(probabilities, u, threshold, lam=0.0, k_reg=0, method="aps"):
     sets, invalid = _aps_sets(probabilities, probabilities.view(np.uint64),
                               np.ones(len(probabilities)) if u is None else u, float(threshold), float(lam), int(k_reg),
-                              np.zeros(probabilities.shape, np.bool_))
+                              np.zeros(probabilities.shape, np.bool_),
+                              *_blocks(probabilities.shape[1]))
     if invalid:
         _refuse(probabilities, "test_scores", method)
     return sets
