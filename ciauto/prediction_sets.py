@@ -332,12 +332,12 @@ def _walk(value, index, size, u, threshold, lam, k_reg, out):
 
 # %% ../nbs/07b_prediction_sets.ipynb #a35e0b06
 @njit(cache=True, nogil=True)
-def _set_rounds(row, tops, u, threshold, lam, k_reg, value, index, many, out, cut, attempt):
+def _set_rounds(row, u, threshold, lam, k_reg, value, index, many, out, cut, attempt):
     """Rounds `attempt`.. of `_set_tail`, from `cut` on: the classes with p >= cut in rank order, walked; while the set
     goes on past them, the cut goes down fourfold (the sixth round takes every class). Many candidates are sorted,
     not inserted. Not inlined: the rare rounds stay out of the hot loop (7-13 % faster at K = 10-1000)."""
     while True:
-        size = _candidates(row, tops, cut, many)
+        size = _at_least(row, cut, many)  # whole rows: block maxima did not pay here (bench/limits.md §12)
         if size > _RANKED:
             order = many[:size][np.argsort(-row[many[:size]], kind="mergesort")]
             out[order[0]] = True
@@ -356,15 +356,16 @@ def _set_rounds(row, tops, u, threshold, lam, k_reg, value, index, many, out, cu
 def _set_tail(row, tops, top, u, threshold, lam, k_reg, value, index, many, out):
     """Ranks 1.. of a row's set (rank 1 scores at most the threshold). The first round, inline: the classes with
     p >= top/4 (`_candidates`: from the block maxima `tops` when given), inserted in rank order (the first is the top
-    class) and walked; `_set_rounds` takes over when they are too many for the buffer or the set goes on past them."""
+    class) and walked; `_set_rounds` takes over, scanning whole rows, when they are too many for the buffer or the set
+    goes on past them."""
     cut = 0.25 * top
     size = _candidates(row, tops, cut, many)
     if size > _RANKED:
-        return _set_rounds(row, tops, u, threshold, lam, k_reg, value, index, many, out, cut, 0)
+        return _set_rounds(row, u, threshold, lam, k_reg, value, index, many, out, cut, 0)
     _insert(row, many, size, value, index)
     out[index[0]] = True
     if _walk(value, index, size, u, threshold, lam, k_reg, out) and size < row.shape[0]:
-        _set_rounds(row, tops, u, threshold, lam, k_reg, value, index, many, out, cut * 0.25, 1)
+        _set_rounds(row, u, threshold, lam, k_reg, value, index, many, out, cut * 0.25, 1)
 
 # %% ../nbs/07b_prediction_sets.ipynb #e4bbd9a6
 @njit(cache=True, nogil=True)
