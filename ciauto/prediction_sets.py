@@ -242,75 +242,6 @@ def _insert(row, many, size, value, index):
         value[s] = v
         index[s] = j
 
-# %% ../nbs/07b_prediction_sets.ipynb #b10c4a02
-_BLOCKED = 512  # K from which the set kernel keeps block maxima (slower below it: bench/limits.md §12)
-
-
-def _blocks(k: int):
-    "The set kernel's block maxima for K classes: (their bits, the same memory as p), or (None, None) below `_BLOCKED`."
-    if k < _BLOCKED:
-        return None, None
-    tops = np.empty(k // 8, np.uint64)
-    return tops, tops.view(np.float64)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _block_largest(bits, tops):
-    "`_largest(bits)`, and the largest bits of each full block of 8 classes into `tops` (the last K % 8 in no block)."
-    k = bits.shape[0]
-    hi = np.uint64(0)
-    for b in range(k // 8):
-        o = 8 * b  # the 8 maxima written out: a fixed loop of 8 is unrolled before the loop vectoriser sees it
-        top = max(max(max(bits[o], bits[o + 1]), max(bits[o + 2], bits[o + 3])),
-                  max(max(bits[o + 4], bits[o + 5]), max(bits[o + 6], bits[o + 7])))
-        tops[b] = top
-        hi = max(hi, top)
-    for j in range(k - k % 8, k):
-        hi = max(hi, bits[j])
-    return hi
-
-# %% ../nbs/07b_prediction_sets.ipynb #b10c4a04
-@njit(cache=True, nogil=True, inline="always")
-def _candidates(row, tops, cut, many):
-    """`_at_least(row, cut, many)`, reading only the blocks whose maximum (`tops`: p of the block maxima) reaches the
-    cut, then the last K % 8 classes; `_at_least` itself when `tops` is None (numba compiles that case apart)."""
-    if tops is None:
-        return _at_least(row, cut, many)
-    k = row.shape[0]
-    size = 0
-    for b in range(tops.shape[0]):
-        if tops[b] >= cut:  # rare: a block holding a candidate
-            for j in range(8 * b, 8 * b + 8):
-                many[size] = j
-                size += 1 if row[j] >= cut else 0
-    for j in range(k - k % 8, k):
-        many[size] = j
-        size += 1 if row[j] >= cut else 0
-    return size
-
-# %% ../nbs/07b_prediction_sets.ipynb #b10c4a05
-@njit(cache=True, nogil=True, inline="always")
-def _top_index(row, tops, top):
-    "`_first(row, top)` for the row's largest p: the first block whose maximum is `top`, else the tail."
-    if tops is None:
-        return _first(row, top)
-    start = row.shape[0] - row.shape[0] % 8
-    for b in range(tops.shape[0]):
-        if tops[b] == top:
-            start = 8 * b
-            break
-    return start + _first(row[start:], top)
-
-
-@njit(cache=True, nogil=True)
-def _float_blocks(row, tops):
-    "The block maxima as p by float comparisons, into `tops`: a row with -0.0 (its bits are above every p's)."
-    for b in range(tops.shape[0]):
-        top = row[8 * b]
-        for j in range(8 * b + 1, 8 * b + 8):
-            top = row[j] if row[j] > top else top  # -0.0 and +0.0 compare equal, as in `_at_least` and `_first`
-        tops[b] = top
-
 # %% ../nbs/07b_prediction_sets.ipynb #d109cee6
 @njit(cache=True, nogil=True, inline="always")
 def _walk(value, index, size, u, threshold, lam, k_reg, out):
@@ -337,7 +268,7 @@ def _set_rounds(row, u, threshold, lam, k_reg, value, index, many, out, cut, att
     goes on past them, the cut goes down fourfold (the sixth round takes every class). Many candidates are sorted,
     not inserted. Not inlined: the rare rounds stay out of the hot loop (7-13 % faster at K = 10-1000)."""
     while True:
-        size = _at_least(row, cut, many)  # whole rows: block maxima did not pay here (bench/limits.md §12)
+        size = _at_least(row, cut, many)
         if size > _RANKED:
             order = many[:size][np.argsort(-row[many[:size]], kind="mergesort")]
             out[order[0]] = True
@@ -353,13 +284,12 @@ def _set_rounds(row, u, threshold, lam, k_reg, value, index, many, out, cut, att
 
 # %% ../nbs/07b_prediction_sets.ipynb #cb97c578
 @njit(cache=True, nogil=True, inline="always")
-def _set_tail(row, tops, top, u, threshold, lam, k_reg, value, index, many, out):
+def _set_tail(row, top, u, threshold, lam, k_reg, value, index, many, out):
     """Ranks 1.. of a row's set (rank 1 scores at most the threshold). The first round, inline: the classes with
-    p >= top/4 (`_candidates`: from the block maxima `tops` when given), inserted in rank order (the first is the top
-    class) and walked; `_set_rounds` takes over, scanning whole rows, when they are too many for the buffer or the set
-    goes on past them."""
+    p >= top/4, inserted in rank order (the first is the top class) and walked; `_set_rounds` takes over when they
+    are too many for the buffer or the set goes on past them."""
     cut = 0.25 * top
-    size = _candidates(row, tops, cut, many)
+    size = _at_least(row, cut, many)
     if size > _RANKED:
         return _set_rounds(row, u, threshold, lam, k_reg, value, index, many, out, cut, 0)
     _insert(row, many, size, value, index)
@@ -369,12 +299,11 @@ def _set_tail(row, tops, top, u, threshold, lam, k_reg, value, index, many, out)
 
 # %% ../nbs/07b_prediction_sets.ipynb #e4bbd9a6
 @njit(cache=True, nogil=True)
-def _aps_sets(p, bits, u, threshold, lam, k_reg, sets, tops, tops_p):
+def _aps_sets(p, bits, u, threshold, lam, k_reg, sets):
     """(`sets` = `aps_scores(p, u, lam, k_reg) <= threshold`; the number of values outside [0, 1] met) without
-    scoring every class: the top p from one pass over the row's bits (`bits`: p viewed as uint64; the block maxima
-    into `tops` too, `tops_p` their p, from `_blocks(K)`: None below `_BLOCKED`), then `_set_tail` while the mass
-    taken plus the next rank's penalty, a lower bound of its score, is at most the threshold. `sets` comes zeroed
-    from numpy (numba's np.zeros of 1–2 MB: 0.8–1.6 ms here)."""
+    scoring every class: the top p from one pass over the row's bits (`bits`: p viewed as uint64), then `_set_tail`
+    while the mass taken plus the next rank's penalty, a lower bound of its score, is at most the threshold.
+    `sets` comes zeroed from numpy: numba's own np.zeros of 1–2 MB took 0.8–1.6 ms here, numpy's 0.1–0.3."""
     n, k = p.shape
     value, index, many = np.empty(_RANKED), np.empty(_RANKED, np.int64), np.empty(k, np.int64)
     cast = np.empty(1, np.uint64)  # the top's bits, read back as the float they are
@@ -382,27 +311,22 @@ def _aps_sets(p, bits, u, threshold, lam, k_reg, sets, tops, tops_p):
     invalid = 0
     for i in range(n):
         row = p[i]
-        if tops is None:
-            cast[0] = _largest(bits[i])
-        else:
-            cast[0] = _block_largest(bits[i], tops)
+        cast[0] = _largest(bits[i])
         top = as_float[0]
         if cast[0] > _ONE_BITS:  # a -0.0, or a value outside [0, 1]: floats decide
             top, valid = _float_top(row)
             invalid += k - valid
             if valid < k:
                 continue  # conformal_sets refuses the matrix
-            if tops is not None:
-                _float_blocks(row, tops_p)  # -0.0's bits are above every p's
         e = 0.0 + u[i] * top  # 0 + u·p, as the cumulative sum's first 0
         if lam != 0:
             e += lam * max(0, 1 - k_reg)
         if not e <= threshold:
             continue  # an empty set
         if (top + lam * max(0, 2 - k_reg) if lam != 0 else top) <= threshold:
-            _set_tail(row, tops_p, top, u[i], threshold, lam, k_reg, value, index, many, sets[i])
+            _set_tail(row, top, u[i], threshold, lam, k_reg, value, index, many, sets[i])
         else:
-            sets[i, _top_index(row, tops_p, top)] = True
+            sets[i, _first(row, top)] = True
     return sets, invalid
 
 # %% ../nbs/07b_prediction_sets.ipynb #3d7a0c58
@@ -541,8 +465,7 @@ def _aps_true_scores(probabilities, y, u, lam=0.0, k_reg=0, method="aps"):
 def _aps_set_rows(probabilities, u, threshold, lam=0.0, k_reg=0, method="aps"):
     sets, invalid = _aps_sets(probabilities, probabilities.view(np.uint64),
                               np.ones(len(probabilities)) if u is None else u, float(threshold), float(lam), int(k_reg),
-                              np.zeros(probabilities.shape, np.bool_),
-                              *_blocks(probabilities.shape[1]))
+                              np.zeros(probabilities.shape, np.bool_))
     if invalid:
         _refuse(probabilities, "test_scores", method)
     return sets
