@@ -1,7 +1,7 @@
 """Random `conformal_sets` calls, this checkout's module against another commit's (--before) in one process: identical
 sets, thresholds to the bit, equal reprs; K around the block path (2..1 000; 511/512/513, 515, 520, 1 000), ties,
 -0.0, flat rows, the top class first / in the last full block / in the tail, APS, RAPS and LAC, the three rules,
-Mondrian, Fortran order. Run from the checkout's root:
+Mondrian, Fortran order. Run from the root of a checkout of the block version (b73aee8; main kept its kernel):
     git -C /work/main show HEAD:ciauto/prediction_sets.py > /tmp/main_ps.py
     PYTHONPATH=$PWD nice -n 5 python bench/results/limits/aps_blocks_equal.py --before /tmp/main_ps.py
 """
@@ -41,8 +41,8 @@ def case(rng, trial):
     if trial % 6 == 0:
         p = np.asfortranarray(p)
     y = np.where(rng.random(n_cal) < 0.8, np.abs(p[:n_cal]).argmax(axis=1), rng.integers(0, k, n_cal))
-    options = dict(method=["aps", "raps", "lac", "aps"][trial % 4], alpha=float(rng.choice([0.01, 0.05, 0.1, 0.3, 0.6])),
-                   random_state=trial)
+    alpha = float(rng.choice([0.01, 0.05, 0.1, 0.3, 0.6]))
+    options = dict(method=["aps", "raps", "lac", "aps"][trial % 4], alpha=alpha, random_state=trial)
     if options["method"] != "lac":
         options["rule"] = ["include_last", "randomized", "exact"][trial % 3]
     if trial % 9 == 0:

@@ -1,6 +1,7 @@
 """The APS set kernel alone (`_aps_set_rows`, u = 0), another commit's module (--before) beside this checkout's, at K
 around the block path's threshold (`_BLOCKED` = 512); numpy's row maxima of the test matrix as the floor. Identical
-sets first; CPU time, medians of 21 interleaved rounds of 5 calls. Run from the checkout's root:
+sets first; CPU time, medians of 21 interleaved rounds of 5 calls. Run from the root of a checkout of the block version
+(b73aee8; main kept its kernel, bench/limits.md §12):
     git -C /work/main show HEAD:ciauto/prediction_sets.py > /tmp/main_ps.py
     PYTHONPATH=$PWD:$PWD/bench nice -n 5 python bench/results/limits/aps_blocks_kernel.py --before /tmp/main_ps.py
 """
