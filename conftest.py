@@ -33,6 +33,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parent
+_SESSION_START = time.perf_counter()  # the queue log's zero (CIAUTO_QUEUE_LOG)
 EXECUTED = "_executed"  # git-ignored: the executed copies of the notebooks, for the documentation site
 NOTEBOOK_TIMEOUT = int(os.environ.get("CIAUTO_NB_TIMEOUT", "1500"))
 # Seconds each queued job took in the suite on the quiet two-core CI machine (a clean clone of 3afae35 under .ci/run,
@@ -106,7 +107,11 @@ def pytest_runtest_protocol(item, nextitem):
     "Time each test by the clock and by CPU use (with --cpu-durations)."
     timed = item.config.getoption("--cpu-durations")
     wall, cpu = (time.perf_counter(), _cpu_seconds()) if timed else (None, None)
+    start = time.perf_counter()
     yield
+    if os.environ.get("CIAUTO_QUEUE_LOG"):  # the test's own start and end (pytest's process) beside the queue's jobs
+        with open(os.environ["CIAUTO_QUEUE_LOG"], "a", encoding="utf-8") as f:
+            f.write(f"{start - _SESSION_START:8.1f} {time.perf_counter() - _SESSION_START:8.1f} pytest {item.nodeid}\n")
     if timed:
         _CPU[item.nodeid] = (time.perf_counter() - wall, _cpu_seconds() - cpu + getattr(item, "forked_cpu", 0.0))
 
@@ -254,12 +259,23 @@ class _NotebookRunner:
         self.server = server  # a _ForkServer for the notebooks, or None: each in a process of its own
 
     def submit(self, nodeid, command, timeout=NOTEBOOK_TIMEOUT):
-        self.futures[nodeid] = self.pool.submit(self._run, command, timeout)
+        self.futures[nodeid] = self.pool.submit(self._logged, nodeid, command, timeout)
 
     def result(self, nodeid, command, timeout=NOTEBOOK_TIMEOUT):
         "The job's (returncode, stdout, stderr): from the queue, or run now if it was not queued."
         future = self.futures.get(nodeid)
-        return future.result() if future is not None else self._run(command, timeout)
+        return future.result() if future is not None else self._logged(nodeid, command, timeout)
+
+    def _logged(self, nodeid, command, timeout):
+        "`_run`, with the job's start and end times appended to the file CIAUTO_QUEUE_LOG names (when set)."
+        log = os.environ.get("CIAUTO_QUEUE_LOG")
+        start = time.perf_counter()
+        try:
+            return self._run(command, timeout)
+        finally:
+            if log:
+                with open(log, "a", encoding="utf-8") as f:
+                    f.write(f"{start - _SESSION_START:8.1f} {time.perf_counter() - _SESSION_START:8.1f} queue {nodeid}\n")
 
     def _run(self, command, timeout):
         cmd, env, *notebook = command
