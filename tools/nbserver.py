@@ -86,8 +86,13 @@ def child(job):
         traceback.print_exc()
     finally:
         try:
+            # what the interpreter's own exit runs, in its order: first the hooks registered with threading (loky and
+            # concurrent.futures stop their workers there; without it a reusable loky pool's idle workers keep this
+            # process waiting until their 300 s timeout), then atexit's (files flushed, processes joined)
             import atexit
-            atexit._run_exitfuncs()  # what interpreter exit would run: loky stops its workers, files are flushed
+            import threading
+            threading._shutdown()
+            atexit._run_exitfuncs()
             sys.stdout.flush()
             sys.stderr.flush()
         finally:
