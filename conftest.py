@@ -8,10 +8,11 @@ afresh instead). `--nb-flags slow` also runs the cells flagged `#| slow` and
 sets `CIAUTO_SLOW=1` in the notebook's environment (tutorials gate their slow cells on it, so that
 `jupyter nbconvert --execute` skips them by default).
 
-The notebooks' processes start as soon as collection ends, two at a time on a machine with two cores or more
-(`CIAUTO_NB_WORKERS` sets another number; 1 runs them one after another), and pytest reports them in order as each
-finishes: the suite's wall time is about halved on the CI machine, and the tests under tests/, which read the notebooks'
-executed copies, still start after the last notebook has finished. A test under tests/ whose work is one process that
+The notebooks' processes start as soon as collection ends, one more at a time than the machine has cores, up to
+three (`CIAUTO_NB_WORKERS` sets another number; 1 runs them one after another), and pytest reports them in order as
+each finishes: the suite's wall time is about halved on the CI machine. The tests under tests/ that read no notebook's
+output run first, in pytest's own process while the queue runs the notebooks; the site's (tests/test_docs.py), which
+shows the executed copies, start after the last notebook has finished. A test under tests/ whose work is one process that
 reads no notebook's output (the benchmarks' quick modes) declares it with `@pytest.mark.background(cmd, env)` and
 reads its result from the `background` fixture: the process joins the queue after the notebooks, and pytest reports
 such tests after the others, so they run on the queue's workers while pytest runs the other tests under tests/ (the
@@ -150,11 +151,13 @@ def _fork_server_wanted():
 
 
 def _notebook_workers(config):
-    """How many notebooks run at once: CIAUTO_NB_WORKERS, or one per core up to two (the CI machine has two); one with
-    --cpu-durations, whose per-test CPU seconds need the tests to run one after another."""
+    """How many queued processes run at once: CIAUTO_NB_WORKERS, or one more than the cores up to three (the CI machine
+    has two: a notebook waits for a fraction of its time, on its pools' start-up, subprocesses and files, and the third
+    process fills those gaps; the suite's timeline, CIAUTO_QUEUE_LOG, showed the two cores 70 % busy with two); one
+    with --cpu-durations, whose per-test CPU seconds need the tests to run one after another."""
     if config.getoption("--cpu-durations"):
         return 1
-    return max(1, int(os.environ.get("CIAUTO_NB_WORKERS", min(2, os.cpu_count() or 1))))
+    return max(1, int(os.environ.get("CIAUTO_NB_WORKERS", min(3, (os.cpu_count() or 1) + 1))))
 
 
 def _script_job(cmd):
@@ -313,6 +316,7 @@ class _NotebookRunner:
         self.pool.shutdown(wait=True, cancel_futures=True)
 
 
+READS_EXECUTED = "tests/test_docs.py"  # the site shows the notebooks' executed copies: after the notebooks
 REWRITES_SOURCES = "tests/test_sync.py"  # nbdev_export rewrites ciauto/*.py: nothing else may run meanwhile
 
 
@@ -323,7 +327,11 @@ def pytest_collection_modifyitems(session, config, items):
     def rank(item):
         if item.nodeid.startswith(REWRITES_SOURCES):
             return 2
-        return 1 if item.get_closest_marker("background") is not None else 0
+        if item.get_closest_marker("background") is not None:
+            return 1
+        if item.nodeid.startswith("tests/") and not item.nodeid.startswith(READS_EXECUTED):
+            return -1  # reads no notebook's output: runs in pytest's process while the queue runs the notebooks
+        return 0
     items.sort(key=rank)  # stable: pytest's order within each group
 
 
