@@ -22,7 +22,6 @@ import os
 import select
 import signal
 import sys
-import time
 import warnings
 from pathlib import Path
 
