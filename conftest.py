@@ -177,7 +177,7 @@ def _read_text(path):
 
 class _ForkServer:
     """tools/nbserver.py, which imports the notebooks' common modules once and runs each notebook in a process forked
-    from it (about 5 CPU seconds saved per notebook, a quarter of the suite's CPU), for the worker threads of a
+    from it (about 5 CPU seconds saved per process, a sixth of the suite's CPU), for the worker threads of a
     `_NotebookRunner`: each job is one JSON line to the server, its answers are read by one thread here."""
 
     def __init__(self, env):
