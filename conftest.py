@@ -12,8 +12,8 @@ The notebooks' processes start as soon as collection ends, one more at a time th
 three (`CIAUTO_NB_WORKERS` sets another number; 1 runs them one after another), and pytest reports them in order as
 each finishes: the suite's wall time is about halved on the CI machine. The tests under tests/ that read no notebook's
 output run first, in pytest's own process while the queue runs the notebooks; the site's (tests/test_docs.py), which
-shows the executed copies, start after the last notebook has finished. A test under tests/ whose work is one process that
-reads no notebook's output (the benchmarks' quick modes) declares it with `@pytest.mark.background(cmd, env)` and
+shows the executed copies, start after the last notebook has finished. A test under tests/ whose work is one process
+that reads no notebook's output (the benchmarks' quick modes) declares it with `@pytest.mark.background(cmd, env)` and
 reads its result from the `background` fixture: the process joins the queue after the notebooks, and pytest reports
 such tests after the others, so they run on the queue's workers while pytest runs the other tests under tests/ (the
 site build), instead of one after another at the end. The queue starts the longest notebooks first
@@ -278,7 +278,8 @@ class _NotebookRunner:
         finally:
             if log:
                 with open(log, "a", encoding="utf-8") as f:
-                    f.write(f"{start - _SESSION_START:8.1f} {time.perf_counter() - _SESSION_START:8.1f} queue {nodeid}\n")
+                    end = time.perf_counter() - _SESSION_START
+                    f.write(f"{start - _SESSION_START:8.1f} {end:8.1f} queue {nodeid}\n")
 
     def _run(self, command, timeout):
         cmd, env, *notebook = command
