@@ -64,22 +64,11 @@ EXPECTED_SECONDS = {
     "tests/test_bench.py::test_bench_quick[study_checks]": 5,
 }
 DEFAULT_SECONDS = 5  # the jobs not listed took less
-# Run first when the queue holds several jobs: it compiles, into numba's cache (one per checkout, or NUMBA_CACHE_DIR,
-# which .ci/run sets), the package's kernels that the studies' methods use. From a clean clone, jobs that start
-# together would otherwise each compile them (bbc's alone take about 30 CPU seconds), e.g. the two loky workers of a
-# tutorial's study; after it, every job loads them from the cache. Its result is not checked: were it to fail, the jobs
-# would only compile the kernels themselves, and their own tests report what is broken.
-NUMBA_WARM_UP = """
-import warnings
-import numpy as np
-from ciauto.cvt import bbcd_worse_fraction
-from ciauto.study import run_simulation_study
-warnings.simplefilter("ignore")
-run_simulation_study(dict(beta_a=24, beta_b=6, n_samples=500, n_configurations=20), n_runs=1, random_state=0,
-                     progress=False, n_jobs=1)
-rng = np.random.default_rng(0)
-bbcd_worse_fraction(rng.random((100, 5)), rng.integers(0, 2, 100), n_bootstraps=10, random_state=0)
-"""
+# With several jobs queued, the package's most used numba kernels are compiled (from a clean clone; .ci/run sets
+# NUMBA_CACHE_DIR) or loaded from numba's cache once, before the first job starts: by the fork server, whose children
+# then start with them in memory (tools/nbserver.py, `warm_up`), or, without it, by a first job of its own. Jobs that
+# start together would otherwise each compile them (up to four times each from a clean clone).
+WARM_UP = [sys.executable, str(ROOT / "tools" / "nbserver.py"), "--warm-up"]
 
 
 def pytest_configure(config):
@@ -180,12 +169,13 @@ class _ForkServer:
     from it (about 5 CPU seconds saved per process, a sixth of the suite's CPU), for the worker threads of a
     `_NotebookRunner`: each job is one JSON line to the server, its answers are read by one thread here."""
 
-    def __init__(self, env):
+    def __init__(self, env, warm_up=True):
         import itertools
         import threading
-        self.proc = subprocess.Popen([sys.executable, str(ROOT / "tools" / "nbserver.py")], cwd=ROOT, env=env,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        command = [sys.executable, str(ROOT / "tools" / "nbserver.py")] + ([] if warm_up else ["--no-warm-up"])
+        self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.ids, self.lock, self.answers, self.cpu = itertools.count(), threading.Lock(), {}, {}
+        self.ready = threading.Event()  # set once the server has imported and warmed up (or has ended)
         threading.Thread(target=self._read, daemon=True, name="nbserver").start()
 
     def _read(self):
@@ -195,10 +185,13 @@ class _ForkServer:
                 answer = json.loads(line)
             except ValueError:  # not an answer (a module printed while the server imported it)
                 continue
+            if isinstance(answer, dict) and answer.get("ready"):
+                self.ready.set()
             if isinstance(answer, dict) and "id" in answer:
                 self.answers.setdefault(answer["id"], queue.Queue()).put(answer)
         with self.lock:  # the server has ended: every job still waiting falls back to a process of its own
             self.ended = True
+            self.ready.set()
             for answers in self.answers.values():
                 answers.put(None)
 
@@ -368,16 +361,21 @@ def pytest_collection_finish(session):
     if not jobs:
         return
     workers = _notebook_workers(config)
-    if len(jobs) > workers > 1:  # not with --cpu-durations, which has one worker: each test's CPU includes its compiles
-        env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        jobs.insert(0, ("numba warm-up", ([sys.executable, "-c", NUMBA_WARM_UP], env), NOTEBOOK_TIMEOUT))
+    warm = len(jobs) > workers > 1  # not with --cpu-durations, which has one worker: each test's CPU includes its compiles
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     forkable = any(len(command) > 2 or _script_job(command[0]) for _, command, _ in jobs)
     server = None
     if forkable and _fork_server_wanted():  # each job's own environment is set in its child
-        server = _ForkServer(dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")))
+        server = _ForkServer(env, warm_up=warm)
+    elif warm:
+        jobs.insert(0, ("numba warm-up", (WARM_UP, env), NOTEBOOK_TIMEOUT))
     config._notebook_runner = runner = _NotebookRunner(workers, server)
     for nodeid, command, timeout in jobs:
         runner.submit(nodeid, command, timeout)
+    if server is not None and warm:
+        # pytest's own tests call some of the same kernels: they start once the server's warm-up has put them in the
+        # cache (it keeps both cores busy meanwhile), instead of compiling them a second time beside it
+        server.ready.wait(timeout=NOTEBOOK_TIMEOUT)
 
 
 @pytest.fixture

@@ -6,8 +6,15 @@ A notebook's own process (`python tools/nbrun.py NB`) spends seconds of CPU impo
 matplotlib, numba, IPython, nbdev and the package before its first cell; the suite runs about fifty of them. This server
 imports them once, then forks a child per notebook: the child starts with them imported, runs the notebook exactly as
 tools/nbrun.py does (same function) and exits. Each child is a separate process, so nothing a notebook changes (a
-registered metric, a patched class, the working folder, the environment) reaches another. The server itself calls no
-numba kernel and starts no thread pool, so that forking it is safe.
+registered metric, a patched class, the working folder, the environment) reaches another.
+
+Before it serves, the server calls the package's most used numba kernels once on tiny inputs (`warm_up`): each is
+compiled into numba's cache, or loaded from it, here, and every child starts with it in memory. From a clean clone the
+notebooks that start together would otherwise each compile the same kernels (up to four times each, about 65 CPU
+seconds in all), and every notebook loads them from the cache again (300 loads, about 40 CPU seconds). The warm-up
+starts no thread pool (no joblib workers, no OpenMP estimator), so that forking the server stays safe.
+
+    python tools/nbserver.py --warm-up   # only the warm-up, into numba's cache (conftest.py, when forking is off)
 
 A job: {"id": ..., "notebook": path, "flags": [..], "save": path or null, "env": {..}, "stdout": path, "stderr": path},
 or, for a script run as `python script args..` (the benchmarks' quick runs), "script": path and "args": [..] instead of
@@ -60,6 +67,83 @@ def preload():
         except Exception:
             pass
 
+
+def warm_up():
+    """Call the kernels most notebooks use, on tiny inputs, so that they are compiled (or loaded from numba's cache) in
+    this process. Each call is on its own: one that fails leaves its kernels to the notebooks, whose tests report it."""
+    import contextlib
+    import numpy as np
+    rng = np.random.default_rng(0)
+    y = np.r_[np.zeros(20, np.int64), np.ones(20, np.int64)]
+    scores = rng.random((40, 4))
+    folds = np.arange(40) % 4
+    probabilities = rng.dirichlet(np.ones(3), 60)
+    labels, class_folds = np.arange(60) % 3, np.arange(60) // 3 % 4  # every class in every fold
+
+    def metrics():
+        from ciauto.metrics import c_index, fold_score_matrix, get_metric
+        for metric in ("roc_auc", "pr_auc"):
+            fold_score_matrix(metric, scores, y, folds, 4)
+            get_metric(metric)(y, scores[:, 0])
+        get_metric("roc_auc_ovo")(labels, probabilities)
+        c_index(np.c_[rng.random(60), labels > 0], rng.random(60))
+
+    def pooled_auc():
+        from ciauto.bbc import bbc
+        bbc(scores, y, n_bootstraps=20, random_state=0, progress=False)  # no folds: needs no fold-wise matrix
+
+    def other_bootstraps():
+        from ciauto.bbc import bbc
+        from ciauto.cvt import bbcd_worse_fraction
+        bbc(scores, y, folds, metric="pr_auc", n_bootstraps=20, random_state=0, progress=False)
+        bbc(np.stack([probabilities] * 2, axis=1), labels, class_folds, metric="roc_auc_ovo", n_bootstraps=20,
+            random_state=0, progress=False)
+        bbcd_worse_fraction(scores, y, n_bootstraps=10, random_state=0)
+
+    def fold_bootstraps():
+        from ciauto.bbc import bbc
+        for method in ("pooled", "folds"):
+            bbc(scores, y, folds, method=method, n_bootstraps=20, random_state=0, progress=False)
+
+    def study():
+        from ciauto.study import run_simulation_study
+        run_simulation_study(dict(beta_a=24, beta_b=6, n_samples=500, n_configurations=20), n_runs=1, random_state=0,
+                             progress=False, n_jobs=1)
+
+    def prediction_sets():
+        from ciauto.prediction_sets import conformal_sets
+        for method in ("aps", "lac"):
+            conformal_sets(probabilities[:30], labels[:30], probabilities[30:], method=method)
+
+    def subgroups():
+        import pandas as pd
+        from ciauto.subgroups_search import find_subgroups
+        data = pd.DataFrame({"a": rng.integers(0, 3, 200), "b": rng.random(200), "label": np.arange(200) % 2,
+                             "score": rng.random(200)})
+        find_subgroups(data, label="label", score="score", depth=2, min_support=10, top_k=2)
+
+    def run(steps):
+        with warnings.catch_warnings(), contextlib.redirect_stdout(sys.stderr):
+            warnings.simplefilter("ignore")
+            for step in steps:
+                try:
+                    step()
+                except Exception as error:  # noqa: BLE001 - the notebooks that use the kernel report what is broken
+                    print(f"nbserver warm-up: {step.__name__} failed: {error!r}", file=sys.stderr)
+
+    # From an empty cache the steps compile for about 100 CPU seconds, so two halves compile at once: the metrics' and
+    # then bbc's for PR AUC and multiclass AUC in a forked child that only fills the cache; the prediction sets', the
+    # subgroup search's and bbc's pooled AUC here (about 45 s each; no kernel in both). Then this process loads the
+    # child's kernels from the cache (a second at most) and compiles the rest (bbc over folds, the study's methods).
+    pid = os.fork()
+    if pid == 0:
+        try:
+            run([metrics, other_bootstraps])
+        finally:
+            os._exit(0)
+    run([prediction_sets, subgroups, pooled_auc])
+    os.waitpid(pid, 0)
+    run([metrics, other_bootstraps, fold_bootstraps, study])
 
 def child(job):
     "In the forked child: the job's output files and environment, the notebook run as tools/nbrun.py runs it; exits."
@@ -135,8 +219,10 @@ def reap(running, block):
         block = False
 
 
-def serve():
+def serve(warm=True):
     preload()
+    if warm:
+        warm_up()
     answer({"ready": True})
     running, pending, closed = {}, b"", False
     while not closed:
@@ -165,4 +251,8 @@ def serve():
 
 
 if __name__ == "__main__":
-    serve()
+    if "--warm-up" in sys.argv[1:]:
+        preload()
+        warm_up()
+    else:
+        serve(warm="--no-warm-up" not in sys.argv[1:])
