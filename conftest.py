@@ -173,7 +173,8 @@ class _ForkServer:
         import itertools
         import threading
         command = [sys.executable, str(ROOT / "tools" / "nbserver.py")] + ([] if warm_up else ["--no-warm-up"])
-        self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True)
         self.ids, self.lock, self.answers, self.cpu = itertools.count(), threading.Lock(), {}, {}
         self.ready = threading.Event()  # set once the server has imported and warmed up (or has ended)
         threading.Thread(target=self._read, daemon=True, name="nbserver").start()
@@ -361,7 +362,8 @@ def pytest_collection_finish(session):
     if not jobs:
         return
     workers = _notebook_workers(config)
-    warm = len(jobs) > workers > 1  # not with --cpu-durations, which has one worker: each test's CPU includes its compiles
+    # not with --cpu-durations, which has one worker: there each test's CPU seconds include its compiles
+    warm = len(jobs) > workers > 1
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     forkable = any(len(command) > 2 or _script_job(command[0]) for _, command, _ in jobs)
     server = None

@@ -5,6 +5,7 @@ Every bench script times through this module, so "seconds" means the same everyw
 all its threads; not that of worker processes).
 """
 import statistics
+import sys
 import time
 
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
@@ -27,6 +28,10 @@ class Stopwatch:
         return False
 
 
+# A `--quick` smoke run checks that every path runs and prints its table, not how fast: each measurement is one call
+SMOKE = "--quick" in sys.argv[1:]
+
+
 def timed(fn, *args, **kwargs):
     "`(fn(*args, **kwargs), watch)`: one call, no warm-up; its seconds are `watch.wall` and `watch.cpu`."
     with Stopwatch() as watch:
@@ -36,6 +41,7 @@ def timed(fn, *args, **kwargs):
 
 def repeat_seconds(fn, repeats, *, clock="wall"):
     "Seconds of each of `repeats` calls of `fn()` on `clock`, no warm-up."
+    repeats = 1 if SMOKE else repeats
     tick = CLOCKS[clock]
     times = []
     for _ in range(repeats):
@@ -62,6 +68,8 @@ def quartile_seconds(fn, repeats, *, clock="wall"):
 def median_seconds(fn, *, repeats=5, min_total=0.2, warmup=True, clock="wall"):
     """Median seconds of `fn()` over at least `repeats` calls (more, up to 200, until they add up to `min_total`),
     after one warm-up call unless `warmup=False`."""
+    if SMOKE:
+        repeats, min_total, warmup = 1, 0.0, False
     if warmup:
         fn()
     tick = CLOCKS[clock]
@@ -76,11 +84,11 @@ def median_seconds(fn, *, repeats=5, min_total=0.2, warmup=True, clock="wall"):
 def interleaved_medians(*fns, repeats, warmup=True, clock="wall"):
     """Median seconds of each of `fns`, their calls interleaved (one of each per round, `repeats` rounds) so that load
     spikes on a shared machine hit all of them alike; one warm-up call of each first unless `warmup=False`."""
-    if warmup:
+    if warmup and not SMOKE:
         for fn in fns:
             fn()
     times = [[] for _ in fns]
-    for _ in range(repeats):
+    for _ in range(1 if SMOKE else repeats):
         for fn, seconds in zip(fns, times):
             seconds.extend(repeat_seconds(fn, 1, clock=clock))
     return [statistics.median(seconds) for seconds in times]

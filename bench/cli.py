@@ -10,9 +10,9 @@ visible. `--before REF` also times the same `ciauto bbc` call on another git rev
 `python -X importtime` run of the bbc path, which ciauto module line pulls in scikit-learn, scipy, pandas and numba,
 with the milliseconds each costs.
 
-Run from the repo root: `python bench/cli.py --before main --imports` (15 rounds), or `--quick` (3 rounds of the
-help cases and one small bbc call; what the test suite runs). Prints the median seconds of each case and its ratio
-to `import numpy`.
+Run from the repo root: `python bench/cli.py --before main --imports` (15 rounds), or `--quick` (one round of the
+help cases and one small bbc call, unwarmed; what the test suite runs). Prints the median seconds of each case and
+its ratio to `import numpy`.
 """
 import argparse
 import os
@@ -108,13 +108,13 @@ def import_chains(table: Path, env: dict, targets=("sklearn", "scipy", "pandas",
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="3 rounds of the help cases and a small bbc call")
+    parser.add_argument("--quick", action="store_true", help="one round of the help cases and a small bbc call")
     parser.add_argument("--rounds", type=int, default=15, help="timed rounds of every case (default 15)")
     parser.add_argument("--before", metavar="REF", help="also time `ciauto bbc` on this git revision (e.g. main)")
     parser.add_argument("--imports", action="store_true", help="print which imports the bbc path pays for")
     parser.add_argument("--bootstraps", type=int, default=1000, help="B of the bbc cases (default 1000)")
     args = parser.parse_args(argv)
-    rounds = 3 if args.quick else args.rounds
+    rounds = 1 if args.quick else args.rounds
     work = Path(tempfile.mkdtemp(prefix="ciauto-bench-cli-"))
     table = write_table(work / "oof.csv", *((100, 10) if args.quick else (500, 50)))
     shape = "100 x 10" if args.quick else "500 x 50"
@@ -132,7 +132,7 @@ def main(argv=None):
     if args.before:
         old = extract(args.before, work / "before")
         cases[f"before ({args.before}): ciauto bbc, {shape}, B={boots}"] = (bbc_call, environment(old))
-    for arguments, env in cases.values():  # warm the file-system cache and numba's on-disk cache
+    for arguments, env in ([] if args.quick else cases.values()):  # warm the file-system cache and numba's disk cache
         _run(arguments, env)
     times = {name: [] for name in cases}
     for _ in range(rounds):
