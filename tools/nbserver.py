@@ -135,14 +135,15 @@ def warm_up():
     # then bbc's for PR AUC and multiclass AUC in a forked child that only fills the cache; the prediction sets', the
     # subgroup search's and bbc's pooled AUC here (about 45 s each; no kernel in both). Then this process loads the
     # child's kernels from the cache (a second at most) and compiles the rest (bbc over folds, the study's methods).
-    pid = os.fork()
+    pid = os.fork() if hasattr(os, "fork") else None  # without fork (Windows, `--warm-up`): one after the other
     if pid == 0:
         try:
             run([metrics, other_bootstraps])
         finally:
             os._exit(0)
     run([prediction_sets, subgroups, pooled_auc])
-    os.waitpid(pid, 0)
+    if pid is not None:
+        os.waitpid(pid, 0)
     run([metrics, other_bootstraps, fold_bootstraps, study])
 
 def child(job):
