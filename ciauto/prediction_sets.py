@@ -16,6 +16,8 @@ import pandas as pd
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
+from numba.core import config as numba_config
+from numba.core.codegen import get_host_cpu_features
 from numba.extending import intrinsic
 from scipy.linalg import cho_factor, cho_solve
 from scipy.special import softmax
@@ -246,6 +248,10 @@ def _compress8_codegen(context, builder, signature, args):
     return builder.zext(builder.call(popcount, [builder.bitcast(mask, ir.IntType(8))]), ir.IntType(64))
 
 # %% ../nbs/07b_prediction_sets.ipynb #c0e5a003
+_AVX512 = "+avx512f" in (numba_config.CPU_FEATURES if numba_config.CPU_FEATURES is not None
+                         else get_host_cpu_features()).split(",")  # the features numba compiles for
+
+
 @intrinsic
 def _compress8(typingctx, row, start, cut, out, pos):
     "numba's typing of `_compress8(row, start, cut, out, pos)`: a C-contiguous float64 row, an int64 `out`."
@@ -523,7 +529,7 @@ def _aps_set_rows(probabilities, u, threshold, lam=0.0, k_reg=0, method="aps"):
     sets, invalid = _aps_sets(probabilities, probabilities.view(np.uint64),
                               np.ones(len(probabilities)) if u is None else u, float(threshold), float(lam), int(k_reg),
                               np.zeros(probabilities.shape, np.bool_),
-                              True if probabilities.shape[1] >= _COMPRESSED else None)
+                              True if _AVX512 and probabilities.shape[1] >= _COMPRESSED else None)
     if invalid:
         _refuse(probabilities, "test_scores", method)
     return sets
