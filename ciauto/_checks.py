@@ -795,12 +795,26 @@ def order_statistic_ranks(p, # quantile levels in [0, 1] (an array; conformal p-
     return np.clip(rank, 1, n).astype(np.int64)
 
 # %% ../nbs/00_checks.ipynb #8b2e5a00
+_EXACT_INTS = 2**53  # up to here every int is a float64: the scalar rule below is the array rule's arithmetic
+
+
 def order_statistic_rank(p: float, # the quantile level, in [0, 1]
                          n: int, # how many sorted values
                          quantile: str = "inverted_cdf", # "inverted_cdf" (⌈pn⌉) or "reference" (⌊pn⌋ + 1)
                         ) -> int:
     "1-based rank of the p-quantile among n sorted values, within 1..n (`order_statistic_ranks` for one level)."
-    return int(order_statistic_ranks(check_real(p, "p", minimum=0, maximum=1), n, quantile))
+    p = check_real(p, "p", minimum=0, maximum=1)
+    check_choice(quantile, "quantile", QUANTILES)
+    n = check_int(n, "n", minimum=1)
+    if n > _EXACT_INTS:  # the clip to n happens in floats there: the array rule decides
+        return int(order_statistic_ranks(p, n, quantile))
+    # the same float64 steps as `order_statistic_ranks` on Python floats (30 µs of 0-d numpy saved per call)
+    position = p * n
+    nearest = float(round(position))  # round half to even, as np.rint
+    if abs(position - nearest) <= 1e-9 * max(1.0, position):
+        position = nearest
+    rank = math.ceil(position) if quantile == "inverted_cdf" else math.floor(position) + 1
+    return min(max(rank, 1), n)
 
 # %% ../nbs/00_checks.ipynb #10385f9e
 def order_statistic(sorted_values, # values sorted ascending

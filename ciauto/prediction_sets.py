@@ -13,7 +13,12 @@ from typing import Callable
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.core import config as numba_config
+from numba.core.codegen import get_host_cpu_features
+from numba.extending import intrinsic
 from scipy.linalg import cho_factor, cho_solve
 from scipy.special import softmax
 from sklearn.base import clone
@@ -217,10 +222,67 @@ def _float_top(row):
         valid += 1 if 0.0 <= v <= 1.0 else 0
     return top, valid
 
+# %% ../nbs/07b_prediction_sets.ipynb #c0e5a002
+def _splat(builder, vector_type, scalar):
+    "An LLVM vector with `scalar` in every lane."
+    one = builder.insert_element(ir.Constant(vector_type, ir.Undefined), scalar, ir.Constant(ir.IntType(32), 0))
+    lanes = ir.Constant(ir.VectorType(ir.IntType(32), vector_type.count), [0] * vector_type.count)
+    return builder.shuffle_vector(one, ir.Constant(vector_type, ir.Undefined), lanes)
+
+
+def _compress8_codegen(context, builder, signature, args):
+    "The indices start..start+7 with row[j] >= cut stored in order at out[pos:] (one vpcompressq on AVX-512); how many."
+    row, start, cut, out, pos = args
+    row = context.make_array(signature.args[0])(context, builder, row)
+    out = context.make_array(signature.args[3])(context, builder, out)
+    doubles, longs, mask_type = (ir.VectorType(t, 8) for t in (ir.DoubleType(), ir.IntType(64), ir.IntType(1)))
+    values = builder.load(builder.bitcast(builder.gep(row.data, [start]), doubles.as_pointer()), align=8)
+    mask = builder.fcmp_ordered(">=", values, _splat(builder, doubles, cut))  # NaN: false, as row[j] >= cut
+    indices = builder.add(_splat(builder, longs, start), ir.Constant(longs, list(range(8))))
+    target = builder.gep(out.data, [pos])
+    store = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [longs, target.type, mask_type]),
+                                           "llvm.masked.compressstore.v8i64")
+    builder.call(store, [indices, target, mask])
+    popcount = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.IntType(8), [ir.IntType(8)]),
+                                              "llvm.ctpop.i8")
+    return builder.zext(builder.call(popcount, [builder.bitcast(mask, ir.IntType(8))]), ir.IntType(64))
+
+# %% ../nbs/07b_prediction_sets.ipynb #c0e5a003
+_AVX512 = "+avx512f" in (numba_config.CPU_FEATURES if numba_config.CPU_FEATURES is not None
+                         else get_host_cpu_features()).split(",")  # the features numba compiles for
+
+
+@intrinsic
+def _compress8(typingctx, row, start, cut, out, pos):
+    "numba's typing of `_compress8(row, start, cut, out, pos)`: a C-contiguous float64 row, an int64 `out`."
+    contiguous = all(isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C" for a in (row, out))
+    if not (contiguous and row.dtype == types.float64 and out.dtype == types.int64):
+        return None  # numba reports the call as untyped
+    return types.int64(row, types.int64, types.float64, out, types.int64), _compress8_codegen
+
 # %% ../nbs/07b_prediction_sets.ipynb #5bebed43
+_COMPRESSED = 256  # from this many classes on the set kernel gathers 8 at a time (measured: below, no gain)
+
+
+@njit(cache=True, nogil=True)
+def _compressed_at_least(row, cut, many):
+    "`_at_least` 8 classes at a time, the last K % 8 one by one. Not inlined: rows are long here."
+    start = row.shape[0] - row.shape[0] % 8
+    size = 0
+    for block in range(0, start, 8):
+        size += _compress8(row, block, cut, many, size)
+    for j in range(start, row.shape[0]):
+        many[size] = j
+        size += 1 if row[j] >= cut else 0
+    return size
+
+
 @njit(cache=True, nogil=True, inline="always")
-def _at_least(row, cut, many):
-    "The classes with p >= cut into `many`, in index order, without a branch (the index is always written); how many."
+def _at_least(row, cut, many, compress):
+    """The classes with p >= cut into `many`, in index order, without a branch (the index is always written); how many.
+    `compress` is None (one class at a time) or True (8 at a time): a type, so numba compiles each kernel apart."""
+    if compress is not None:
+        return _compressed_at_least(row, cut, many)
     size = 0
     for j in range(row.shape[0]):
         many[size] = j
@@ -263,12 +325,12 @@ def _walk(value, index, size, u, threshold, lam, k_reg, out):
 
 # %% ../nbs/07b_prediction_sets.ipynb #a35e0b06
 @njit(cache=True, nogil=True)
-def _set_rounds(row, u, threshold, lam, k_reg, value, index, many, out, cut, attempt):
+def _set_rounds(row, u, threshold, lam, k_reg, value, index, many, out, cut, attempt, compress):
     """Rounds `attempt`.. of `_set_tail`, from `cut` on: the classes with p >= cut in rank order, walked; while the set
     goes on past them, the cut goes down fourfold (the sixth round takes every class). Many candidates are sorted,
     not inserted. Not inlined: the rare rounds stay out of the hot loop (7-13 % faster at K = 10-1000)."""
     while True:
-        size = _at_least(row, cut, many)
+        size = _at_least(row, cut, many, compress)
         if size > _RANKED:
             order = many[:size][np.argsort(-row[many[:size]], kind="mergesort")]
             out[order[0]] = True
@@ -284,26 +346,27 @@ def _set_rounds(row, u, threshold, lam, k_reg, value, index, many, out, cut, att
 
 # %% ../nbs/07b_prediction_sets.ipynb #cb97c578
 @njit(cache=True, nogil=True, inline="always")
-def _set_tail(row, top, u, threshold, lam, k_reg, value, index, many, out):
+def _set_tail(row, top, u, threshold, lam, k_reg, value, index, many, out, compress):
     """Ranks 1.. of a row's set (rank 1 scores at most the threshold). The first round, inline: the classes with
     p >= top/4, inserted in rank order (the first is the top class) and walked; `_set_rounds` takes over when they
     are too many for the buffer or the set goes on past them."""
     cut = 0.25 * top
-    size = _at_least(row, cut, many)
+    size = _at_least(row, cut, many, compress)
     if size > _RANKED:
-        return _set_rounds(row, u, threshold, lam, k_reg, value, index, many, out, cut, 0)
+        return _set_rounds(row, u, threshold, lam, k_reg, value, index, many, out, cut, 0, compress)
     _insert(row, many, size, value, index)
     out[index[0]] = True
     if _walk(value, index, size, u, threshold, lam, k_reg, out) and size < row.shape[0]:
-        _set_rounds(row, u, threshold, lam, k_reg, value, index, many, out, cut * 0.25, 1)
+        _set_rounds(row, u, threshold, lam, k_reg, value, index, many, out, cut * 0.25, 1, compress)
 
 # %% ../nbs/07b_prediction_sets.ipynb #e4bbd9a6
 @njit(cache=True, nogil=True)
-def _aps_sets(p, bits, u, threshold, lam, k_reg, sets):
+def _aps_sets(p, bits, u, threshold, lam, k_reg, sets, compress):
     """(`sets` = `aps_scores(p, u, lam, k_reg) <= threshold`; the number of values outside [0, 1] met) without
     scoring every class: the top p from one pass over the row's bits (`bits`: p viewed as uint64), then `_set_tail`
     while the mass taken plus the next rank's penalty, a lower bound of its score, is at most the threshold.
-    `sets` comes zeroed from numpy: numba's own np.zeros of 1–2 MB took 0.8–1.6 ms here, numpy's 0.1–0.3."""
+    `sets` comes zeroed from numpy: numba's own np.zeros of 1–2 MB took 0.8–1.6 ms here, numpy's 0.1–0.3.
+    `compress`: None or True, see `_at_least`."""
     n, k = p.shape
     value, index, many = np.empty(_RANKED), np.empty(_RANKED, np.int64), np.empty(k, np.int64)
     cast = np.empty(1, np.uint64)  # the top's bits, read back as the float they are
@@ -324,7 +387,7 @@ def _aps_sets(p, bits, u, threshold, lam, k_reg, sets):
         if not e <= threshold:
             continue  # an empty set
         if (top + lam * max(0, 2 - k_reg) if lam != 0 else top) <= threshold:
-            _set_tail(row, top, u[i], threshold, lam, k_reg, value, index, many, sets[i])
+            _set_tail(row, top, u[i], threshold, lam, k_reg, value, index, many, sets[i], compress)
         else:
             sets[i, _first(row, top)] = True
     return sets, invalid
@@ -465,7 +528,8 @@ def _aps_true_scores(probabilities, y, u, lam=0.0, k_reg=0, method="aps"):
 def _aps_set_rows(probabilities, u, threshold, lam=0.0, k_reg=0, method="aps"):
     sets, invalid = _aps_sets(probabilities, probabilities.view(np.uint64),
                               np.ones(len(probabilities)) if u is None else u, float(threshold), float(lam), int(k_reg),
-                              np.zeros(probabilities.shape, np.bool_))
+                              np.zeros(probabilities.shape, np.bool_),
+                              True if _AVX512 and probabilities.shape[1] >= _COMPRESSED else None)
     if invalid:
         _refuse(probabilities, "test_scores", method)
     return sets
