@@ -135,7 +135,7 @@ def warm_up():
     # then bbc's for PR AUC and multiclass AUC in a forked child that only fills the cache; the prediction sets', the
     # subgroup search's and bbc's pooled AUC here (about 45 s each; no kernel in both). Then this process loads the
     # child's kernels from the cache (a second at most) and compiles the rest (bbc over folds, the study's methods).
-    pid = os.fork() if hasattr(os, "fork") else None  # without fork (Windows, `--warm-up`): one after the other
+    pid = os.fork() if hasattr(os, "fork") else None  # without fork (Windows): one half after the other
     if pid == 0:
         try:
             run([metrics, other_bootstraps])
@@ -145,6 +145,7 @@ def warm_up():
     if pid is not None:
         os.waitpid(pid, 0)
     run([metrics, other_bootstraps, fold_bootstraps, study])
+
 
 def child(job):
     "In the forked child: the job's output files and environment, the notebook run as tools/nbrun.py runs it; exits."
