@@ -94,10 +94,12 @@ def warm_up():
 
     def other_bootstraps():
         from ciauto.bbc import bbc
-        from ciauto.cvt import bbcd_worse_fraction
         bbc(scores, y, folds, metric="pr_auc", n_bootstraps=20, random_state=0, progress=False)
         bbc(np.stack([probabilities] * 2, axis=1), labels, class_folds, metric="roc_auc_ovo", n_bootstraps=20,
             random_state=0, progress=False)
+
+    def dropping():
+        from ciauto.cvt import bbcd_worse_fraction
         bbcd_worse_fraction(scores, y, n_bootstraps=10, random_state=0)
 
     def fold_bootstraps():
@@ -115,13 +117,6 @@ def warm_up():
         for method in ("aps", "lac"):
             conformal_sets(probabilities[:30], labels[:30], probabilities[30:], method=method)
 
-    def subgroups():
-        import pandas as pd
-        from ciauto.subgroups_search import find_subgroups
-        data = pd.DataFrame({"a": rng.integers(0, 3, 200), "b": rng.random(200), "label": np.arange(200) % 2,
-                             "score": rng.random(200)})
-        find_subgroups(data, label="label", score="score", depth=2, min_support=10, top_k=2)
-
     def run(steps):
         with warnings.catch_warnings(), contextlib.redirect_stdout(sys.stderr):
             warnings.simplefilter("ignore")
@@ -131,20 +126,22 @@ def warm_up():
                 except Exception as error:  # noqa: BLE001 - the notebooks that use the kernel report what is broken
                     print(f"nbserver warm-up: {step.__name__} failed: {error!r}", file=sys.stderr)
 
-    # From an empty cache the steps compile for about 100 CPU seconds, so two halves compile at once: the metrics' and
-    # then bbc's for PR AUC and multiclass AUC in a forked child that only fills the cache; the prediction sets', the
-    # subgroup search's and bbc's pooled AUC here (about 45 s each; no kernel in both). Then this process loads the
+    # From an empty cache the steps compile for about 55 CPU seconds (35 s on two cores), so two halves compile at
+    # once: the metrics' and then bbc's for PR AUC and multiclass AUC in a forked child that only fills the cache; the
+    # prediction sets', bbc's pooled AUC and the BBCD drop rule's here (no kernel in both). Then this process loads the
     # child's kernels from the cache (a second at most) and compiles the rest (bbc over folds, the study's methods).
+    # Not the subgroup search's: its notebook (08c) redefines the search's named tuples, and with the package's copies
+    # compiled first numba's argument typing took the slow path on every call there (36 -> 78 s for that notebook).
     pid = os.fork() if hasattr(os, "fork") else None  # without fork (Windows): one half after the other
     if pid == 0:
         try:
             run([metrics, other_bootstraps])
         finally:
             os._exit(0)
-    run([prediction_sets, subgroups, pooled_auc])
+    run([prediction_sets, pooled_auc, dropping])
     if pid is not None:
         os.waitpid(pid, 0)
-    run([metrics, other_bootstraps, fold_bootstraps, study])
+    run([metrics, other_bootstraps, dropping, fold_bootstraps, study])
 
 
 def child(job):
