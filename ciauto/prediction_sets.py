@@ -240,8 +240,8 @@ def _compress8_codegen(context, builder, signature, args):
     mask = builder.fcmp_ordered(">=", values, _splat(builder, doubles, cut))  # NaN: false, as row[j] >= cut
     indices = builder.add(_splat(builder, longs, start), ir.Constant(longs, list(range(8))))
     target = builder.gep(out.data, [pos])
-    store = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [longs, target.type, mask_type]),
-                                           "llvm.masked.compressstore.v8i64")
+    store_type = ir.FunctionType(ir.VoidType(), [longs, target.type, mask_type])
+    store = cgutils.get_or_insert_function(builder.module, store_type, "llvm.masked.compressstore.v8i64")
     builder.call(store, [indices, target, mask])
     popcount = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.IntType(8), [ir.IntType(8)]),
                                               "llvm.ctpop.i8")
