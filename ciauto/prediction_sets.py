@@ -40,12 +40,13 @@ SCORE_KINDS = ("probability", "nonconformity")
 
 
 def _score_matrix(scores, name: str, n_classes: int | None = None, checked: bool = True) -> np.ndarray:
-    """A finite float n x K matrix (K >= 2, or the given K), a copy. `checked=False` leaves the values to a kernel
-    that checks them as it reads them, and does not copy a C-ordered float64 matrix (the kernels only read it)."""
+    """A finite float n x K matrix (K >= 2, or the given K), a C-ordered copy (the kernels read rows as vectors).
+    `checked=False` leaves the values to a kernel that checks them as it reads them, and does not copy a C-ordered
+    float64 matrix (the kernels only read it)."""
     arr = as_array(scores, name)
     if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
         raise TypeError(f"{name} must be a real-valued n x K matrix, got dtype {arr.dtype}")
-    arr = arr.astype(np.float64) if checked else np.ascontiguousarray(arr, dtype=np.float64)
+    arr = arr.astype(np.float64, order="C") if checked else np.ascontiguousarray(arr, dtype=np.float64)
     if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] < 2:
         raise ValueError(f"{name} must be an n x K matrix with n >= 1 and K >= 2 classes, got shape {arr.shape}")
     if n_classes is not None and arr.shape[1] != n_classes:
@@ -151,37 +152,105 @@ def _mass_before(row, label, m, above):
         before += ranked[j]
     return before
 
+# %% ../nbs/07b_prediction_sets.ipynb #a35e0b11
+def _splat(builder, vector_type, scalar):
+    "An LLVM vector with `scalar` in every lane."
+    one = builder.insert_element(ir.Constant(vector_type, ir.Undefined), scalar, ir.Constant(ir.IntType(32), 0))
+    lanes = ir.Constant(ir.VectorType(ir.IntType(32), vector_type.count), [0] * vector_type.count)
+    return builder.shuffle_vector(one, ir.Constant(vector_type, ir.Undefined), lanes)
+
+
+def _ranked_before8_codegen(context, builder, signature, args):
+    "Bit l set iff class start+l ranks before `label`: its bits plus (start+l < label) exceed `own` (8 uint64 at once)."
+    bits, start, label, own = args
+    bits = context.make_array(signature.args[0])(context, builder, bits)
+    longs = ir.VectorType(ir.IntType(64), 8)
+    values = builder.load(builder.bitcast(builder.gep(bits.data, [start]), longs.as_pointer()), align=8)
+    index = builder.add(_splat(builder, longs, start), ir.Constant(longs, list(range(8))))
+    earlier = builder.zext(builder.icmp_signed("<", index, _splat(builder, longs, label)), longs)
+    mask = builder.icmp_unsigned(">", builder.add(values, earlier), _splat(builder, longs, own))
+    return builder.zext(builder.bitcast(mask, ir.IntType(8)), ir.IntType(64))
+
+
+@intrinsic
+def _ranked_before8(typingctx, bits, start, label, own):
+    "numba's typing of `_ranked_before8(bits, start, label, own)`: a C-contiguous uint64 row; the 8-bit mask."
+    if not (isinstance(bits, types.Array) and bits.ndim == 1 and bits.layout == "C" and bits.dtype == types.uint64):
+        return None  # numba reports the call as untyped
+    return types.uint64(bits, types.int64, types.int64, types.uint64), _ranked_before8_codegen
+
+
+def _lowest_codegen(context, builder, signature, args):
+    cttz = cgutils.get_or_insert_function(
+        builder.module, ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(1)]), "llvm.cttz.i64")
+    return builder.call(cttz, [args[0], ir.Constant(ir.IntType(1), 0)])  # 0 is defined: 64
+
+
+@intrinsic
+def _lowest(typingctx, mask):
+    "The position of the lowest set bit of a uint64 mask (64 for 0)."
+    return types.int64(types.uint64), _lowest_codegen
+
 # %% ../nbs/07b_prediction_sets.ipynb #a35e0b03
+_LOOSE_ULP = 2.0**-49  # an approximate mass's error bound is (m + 8) * this * (score + 1): 8x the rounding it can hold
+
+
 @njit(cache=True, nogil=True, inline="always")
-def _mass_above(row, bits, label, above):
-    "(the mass ranked before `label`, summed from the top rank down; how many classes rank before it): p in [+0, 1]."
+def _mass_above(row, bits, label, above, exact):
+    """(the mass ranked before `label`, how many classes rank before it, whether the mass is approximate): p in [+0, 1].
+    Exact: summed from the top rank down (a sort), `aps_scores`' bits. Not `exact`: more than two are summed in index
+    order, no sort (see `_LOOSE_ULP`)."""
     own = bits[label]
+    k = bits.shape[0]
+    stop = k - k % 8
     m = 0
-    for j in range(bits.shape[0]):
+    for block in range(0, stop, 8):
+        mask = _ranked_before8(bits, block, label, own)
+        while mask:  # the ranks' order: larger p, or equal p and smaller j
+            above[m] = row[block + _lowest(mask)]
+            m += 1
+            mask &= mask - np.uint64(1)
+    for j in range(stop, k):
         above[m] = row[j]
-        m += 1 if bits[j] + np.uint64(j < label) > own else 0  # the ranks' order: larger p, or equal p and smaller j
-    if m == 0:
-        return 0.0, 0
+        m += 1 if bits[j] + np.uint64(j < label) > own else 0
+    if m <= 2:  # nothing, one value or two: every order gives the same sum
+        return (0.0 if m == 0 else above[0] if m == 1 else above[0] + above[1]), m, False
+    if not exact:
+        before = above[0]
+        for j in range(1, m):
+            before += above[j]
+        return before, m, True
     ranked = above[:m]
     ranked.sort()
     before = ranked[m - 1]
     for j in range(m - 2, -1, -1):
         before += ranked[j]
-    return before, m
+    return before, m, False
 
 # %% ../nbs/07b_prediction_sets.ipynb #dfb2e09e
+@njit(cache=True, nogil=True, inline="always")
+def _true_score(before, m, u, own, lam, k_reg):
+    "E(x, y, u) of the true class: the mass ranked before it, plus u·p(y), plus lam·max(0, rank − k_reg)."
+    e = before + u * own
+    if lam != 0:
+        e += lam * max(0, m + 1 - k_reg)
+    return e
+
+
 @njit(cache=True, nogil=True)
-def _aps_true(p, bits, y, u, lam, k_reg):
-    """(`aps_scores(p, u, lam, k_reg)[i, y[i]]` for every row, same bits; the number of values outside [0, 1] met)
-    without scoring the other classes: the mass ranked before y, summed from the top rank down, plus u·p(y), plus
-    lam·max(0, rank − k_reg). `bits` is p viewed as uint64."""
+def _aps_true(p, bits, y, u, lam, k_reg, exact):
+    """(`aps_scores(p, u, lam, k_reg)[i, y[i]]` for every row; the number of values outside [0, 1] met; the rows whose
+    score is approximate; their error bounds) without scoring the other classes. `exact`: every score has
+    `aps_scores`' bits (no row is approximate). `bits` is p viewed as uint64."""
     n, k = p.shape
     out = np.empty(n)
     above = np.empty(k)
-    invalid = 0
+    loose, bounds = np.empty(n, np.int64), np.empty(n)
+    invalid = n_loose = 0
     for i in range(n):
         label = y[i]
         hi = _largest(bits[i])
+        approximate = False
         if hi > _ONE_BITS:  # a -0.0, or a value outside [0, 1]: floats decide
             m, valid = _rank_of_floats(p[i], label)
             invalid += k - valid
@@ -191,12 +260,24 @@ def _aps_true(p, bits, y, u, lam, k_reg):
         elif bits[i, label] == hi and _ties_before(bits[i], label, hi) == 0:
             before, m = 0.0, 0  # y is the top class (most rows): nothing ranks before it, no second pass
         else:
-            before, m = _mass_above(p[i], bits[i], label, above)
-        e = before + u[i] * p[i, label]
-        if lam != 0:
-            e += lam * max(0, m + 1 - k_reg)
-        out[i] = e
-    return out, invalid
+            before, m, approximate = _mass_above(p[i], bits[i], label, above, exact)
+        out[i] = _true_score(before, m, u[i], p[i, label], lam, k_reg)
+        if approximate:
+            loose[n_loose], bounds[n_loose] = i, (m + 8) * _LOOSE_ULP * (out[i] + 1.0)
+            n_loose += 1
+    return out, invalid, loose[:n_loose], bounds[:n_loose]
+
+
+@njit(cache=True, nogil=True)
+def _aps_true_rows(p, bits, y, u, lam, k_reg, rows):
+    "The exact true-class scores of `rows`, rows `_aps_true` left approximate (p in [+0, 1], y not the top class)."
+    above = np.empty(p.shape[1])
+    out = np.empty(rows.shape[0])
+    for c in range(rows.shape[0]):
+        i = rows[c]
+        before, m, _ = _mass_above(p[i], bits[i], y[i], above, True)
+        out[c] = _true_score(before, m, u[i], p[i, y[i]], lam, k_reg)
+    return out
 
 # %% ../nbs/07b_prediction_sets.ipynb #d27a2300
 _RANKED = 64  # candidates insertion-sorted in a small buffer; more are sorted with np.argsort
@@ -223,13 +304,6 @@ def _float_top(row):
     return top, valid
 
 # %% ../nbs/07b_prediction_sets.ipynb #c0e5a002
-def _splat(builder, vector_type, scalar):
-    "An LLVM vector with `scalar` in every lane."
-    one = builder.insert_element(ir.Constant(vector_type, ir.Undefined), scalar, ir.Constant(ir.IntType(32), 0))
-    lanes = ir.Constant(ir.VectorType(ir.IntType(32), vector_type.count), [0] * vector_type.count)
-    return builder.shuffle_vector(one, ir.Constant(vector_type, ir.Undefined), lanes)
-
-
 def _compress8_codegen(context, builder, signature, args):
     "The indices start..start+7 with row[j] >= cut stored in order at out[pos:] (one vpcompressq on AVX-512); how many."
     row, start, cut, out, pos = args
@@ -502,8 +576,8 @@ for _name, _score, _settings in _BUILT_IN_SCORES:
     register_set_score(_name, _score, replace=True, **_settings)
 
 # %% ../nbs/07b_prediction_sets.ipynb #feb00140
-def _lac_true(probabilities, y, u, method=None):  # method: named in the APS kernels' errors only
-    return 1.0 - probabilities[np.arange(y.size), y]
+def _lac_true(probabilities, y, u, method=None, exact=True):  # method: named in the APS kernels' errors only
+    return 1.0 - probabilities[np.arange(y.size), y], None  # exact: no score to refine
 
 # %% ../nbs/07b_prediction_sets.ipynb #043cd6b6
 def _lac_sets(probabilities, u, threshold, method=None):  # method: named in the APS kernels' errors only
@@ -517,12 +591,24 @@ def _refuse(matrix, name: str, method: str):
     raise ValueError(f"{name} must be probabilities in [0, 1] for method={method!r}")
 
 # %% ../nbs/07b_prediction_sets.ipynb #003aa224
-def _aps_true_scores(probabilities, y, u, lam=0.0, k_reg=0, method="aps"):
-    out, invalid = _aps_true(probabilities, probabilities.view(np.uint64), y,
-                             np.ones(len(probabilities)) if u is None else u, float(lam), int(k_reg))
+def _aps_true_scores(probabilities, y, u, lam=0.0, k_reg=0, method="aps", exact=True):
+    """(the true-class scores, None) with `exact`, else (the scores, `refine`): some scores approximate, and
+    `refine(kth)` makes exact those that could be the k-th smallest or lie on the other side of it (True if any)."""
+    bits, lam, k_reg = probabilities.view(np.uint64), float(lam), int(k_reg)
+    u = np.ones(len(probabilities)) if u is None else u
+    out, invalid, loose, bounds = _aps_true(probabilities, bits, y, u, lam, k_reg, exact)
     if invalid:
         _refuse(probabilities, "calibration_scores", method)
-    return out
+    if loose.size == 0:
+        return out, None
+    spread = bounds.max()  # no approximate score is further than this from its exact value
+
+    def refine(kth):
+        near = loose[np.abs(out[loose] - kth) <= bounds + spread]
+        if near.size:
+            out[near] = _aps_true_rows(probabilities, bits, y, u, lam, k_reg, near)
+        return near.size > 0
+    return out, refine
 
 # %% ../nbs/07b_prediction_sets.ipynb #66df76b0
 def _aps_set_rows(probabilities, u, threshold, lam=0.0, k_reg=0, method="aps"):
@@ -554,10 +640,16 @@ def conformal_threshold(calibration_nonconformity,  # r_1..r_n of the true label
     return q, k
 
 # %% ../nbs/07b_prediction_sets.ipynb #7a2a6b26
-def _threshold(r: np.ndarray, alpha: float) -> tuple[float, int]:
-    "(q_hat, k) of validated scores `r` (possibly empty): the k-th smallest, inf when k > n."
+def _threshold(r: np.ndarray, alpha: float, refine=None) -> tuple[float, int]:
+    """(q_hat, k) of validated scores `r` (possibly empty): the k-th smallest, inf when k > n. `refine`: see
+    `_aps_true_scores` (approximate scores near the k-th smallest made exact, then the k-th selected again)."""
     k = order_statistic_rank(1 - alpha, r.size + 1)
-    return (math.inf, k) if k > r.size else (float(np.partition(r, k - 1)[k - 1]), k)
+    if k > r.size:
+        return math.inf, k
+    kth = np.partition(r, k - 1)[k - 1]
+    if refine is not None and refine(kth):
+        kth = np.partition(r, k - 1)[k - 1]
+    return float(kth), k
 
 # %% ../nbs/07b_prediction_sets.ipynb #5ac5a2b7
 def _too_few_message(alpha: float, n: int) -> str:
@@ -734,8 +826,9 @@ def conformal_sets(calibration_scores,  # n x K per-class scores of the calibrat
     r_cal, r_test, u_cal, u_test = _nonconformity_matrices(score, cal, test, scores, rule, options, one_pass,
                                                            random_state, checked)
     # a built-in score computes only the true class's score, and the sets in one pass (the same numbers)
-    r_true = (r_cal[np.arange(y.size), y] if one_pass is None else
-              one_pass[0](cal, y, u_cal, method=score.name, **options))
+    # (Mondrian's thresholds take every score exact; one threshold needs only those near it exact, see _threshold)
+    r_true, refine = ((r_cal[np.arange(y.size), y], None) if one_pass is None else
+                      one_pass[0](cal, y, u_cal, method=score.name, exact=mondrian, **options))
     fields = dict(method=score.name, alpha=alpha, n_calibration=y.size, randomized=rule == "randomized",
                   options=options, scores=scores, rule=rule, mondrian=mondrian)
     if mondrian:
@@ -744,7 +837,7 @@ def conformal_sets(calibration_scores,  # n x K per-class scores of the calibrat
             r_test = score.score(test, u_test, **options)
         return PredictionSets(sets=score.sets(r_test, thresholds), threshold=math.nan, rank=None,
                               class_thresholds=thresholds, class_ranks=ranks, class_counts=counts, **fields)
-    threshold, rank = _threshold(r_true, alpha)
+    threshold, rank = _threshold(r_true, alpha, refine)
     if rank > y.size:
         warnings.warn(_too_few_message(alpha, y.size), stacklevel=2)
     sets = (score.sets(r_test, threshold) if one_pass is None else
