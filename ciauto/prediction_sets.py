@@ -245,10 +245,17 @@ def _mass_above(row, bits, label, above, exact):
 
 # %% ../nbs/07b_prediction_sets.ipynb #dfb2e09e
 @njit(cache=True, nogil=True, inline="always")
+def _penalised(lam):
+    "RAPS's penalty applies: `lam` is a nonzero float. With None (APS) the check, and the penalty's code, fold away."
+    return lam is not None and lam != 0
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _true_score(before, m, u, own, lam, k_reg):
-    "E(x, y, u) of the true class: the mass ranked before it, plus u·p(y), plus lam·max(0, rank − k_reg)."
+    """E(x, y, u) of the true class: the mass ranked before it, plus u·p(y), plus lam·max(0, rank − k_reg). `lam`: a
+    float (RAPS), or None for no penalty (APS): a type, so numba compiles the APS kernels without the penalty's code."""
     e = before + u * own
-    if lam != 0:
+    if _penalised(lam):
         e += lam * max(0, m + 1 - k_reg)
     return e
 
@@ -407,11 +414,11 @@ def _walk(value, index, size, u, threshold, lam, k_reg, out):
     is in already); True when the set may go on past them: the mass taken is still at most the threshold."""
     before = value[0]
     for r in range(1, size):
-        penalty = lam * max(0, r + 1 - k_reg) if lam != 0 else 0.0
-        if not (before + penalty if lam != 0 else before) <= threshold:
+        penalty = lam * max(0, r + 1 - k_reg) if _penalised(lam) else 0.0
+        if not (before + penalty if _penalised(lam) else before) <= threshold:
             return False  # every later score is at least this
         e = before + u * value[r]
-        if lam != 0:
+        if _penalised(lam):
             e += penalty
         if not e <= threshold:
             return False
@@ -478,11 +485,11 @@ def _aps_sets(p, bits, u, threshold, lam, k_reg, sets, compress):
             if valid < k:
                 continue  # conformal_sets refuses the matrix
         e = 0.0 + u[i] * top  # 0 + u·p, as the cumulative sum's first 0
-        if lam != 0:
+        if _penalised(lam):
             e += lam * max(0, 1 - k_reg)
         if not e <= threshold:
             continue  # an empty set
-        if (top + lam * max(0, 2 - k_reg) if lam != 0 else top) <= threshold:
+        if (top + lam * max(0, 2 - k_reg) if _penalised(lam) else top) <= threshold:
             _set_tail(row, top, u[i], threshold, lam, k_reg, value, index, many, sets[i], compress)
         else:
             sets[i, _first(row, top)] = True
@@ -616,7 +623,7 @@ def _refuse(matrix, name: str, method: str):
 def _aps_true_scores(probabilities, y, u, lam=0.0, k_reg=0, method="aps", exact=True):
     """(the true-class scores, None) with `exact`, else (the scores, `refine`): some scores approximate, and
     `refine(kth)` makes exact those that could be the k-th smallest or lie on the other side of it (True if any)."""
-    bits, lam, k_reg = probabilities.view(np.uint64), float(lam), int(k_reg)
+    bits, lam, k_reg = probabilities.view(np.uint64), float(lam) or None, int(k_reg)  # None: no penalty (APS)
     u = np.ones(len(probabilities)) if u is None else u
     out, invalid, loose, bounds = _aps_true(probabilities, bits, y, u, lam, k_reg, exact,
                                             True if probabilities.shape[1] < _RANK_IN_MAX else None)
@@ -636,7 +643,8 @@ def _aps_true_scores(probabilities, y, u, lam=0.0, k_reg=0, method="aps", exact=
 # %% ../nbs/07b_prediction_sets.ipynb #66df76b0
 def _aps_set_rows(probabilities, u, threshold, lam=0.0, k_reg=0, method="aps"):
     sets, invalid = _aps_sets(probabilities, probabilities.view(np.uint64),
-                              np.ones(len(probabilities)) if u is None else u, float(threshold), float(lam), int(k_reg),
+                              np.ones(len(probabilities)) if u is None else u, float(threshold),
+                              float(lam) or None, int(k_reg),  # None: no penalty (APS), see _true_score
                               np.zeros(probabilities.shape, np.bool_),
                               True if _AVX512 and probabilities.shape[1] >= _COMPRESSED else None)
     if invalid:
