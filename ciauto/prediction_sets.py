@@ -409,41 +409,54 @@ def _insert(row, many, size, value, index):
 
 # %% ../nbs/07b_prediction_sets.ipynb #d109cee6
 @njit(cache=True, nogil=True, inline="always")
-def _walk(value, index, size, u, threshold, lam, k_reg, out):
-    """Ranks 2..size (p in `value`, classes in `index`) into the set while they score at most the threshold (rank 1
-    is in already); True when the set may go on past them: the mass taken is still at most the threshold."""
-    before = value[0]
-    for r in range(1, size):
+def _walk(value, index, start, size, before, taken, u, threshold, lam, k_reg, out):
+    """The candidates `start..size-1` (p in `value`, classes in `index`, rank order; ranks taken + start + 1..) into the
+    set while they score at most the threshold; `before`: the mass of the ranks in already. (The mass taken, True
+    when the set may go on past them: that mass is still at most the threshold.)"""
+    for c in range(start, size):
+        r = taken + c  # the rank, from 0
         penalty = lam * max(0, r + 1 - k_reg) if _penalised(lam) else 0.0
         if not (before + penalty if _penalised(lam) else before) <= threshold:
-            return False  # every later score is at least this
-        e = before + u * value[r]
+            return before, False  # every later score is at least this
+        e = before + u * value[c]
         if _penalised(lam):
             e += penalty
         if not e <= threshold:
-            return False
-        out[index[r]] = True
-        before += value[r]
-    return before <= threshold
+            return before, False
+        out[index[c]] = True
+        before += value[c]
+    return before, before <= threshold
 
 # %% ../nbs/07b_prediction_sets.ipynb #a35e0b06
 @njit(cache=True, nogil=True)
-def _set_rounds(row, u, threshold, lam, k_reg, value, index, many, out, cut, attempt, compress):
-    """Rounds `attempt`.. of `_set_tail`, from `cut` on: the classes with p >= cut in rank order, walked; while the set
-    goes on past them, the cut goes down fourfold (the sixth round takes every class). Many candidates are sorted,
-    not inserted. Not inlined: the rare rounds stay out of the hot loop (7-13 % faster at K = 10-1000)."""
+def _set_rounds(row, u, threshold, lam, k_reg, value, index, many, out, cut, above, before, taken, attempt, compress):
+    """Rounds `attempt`.. of `_set_tail`: the classes with cut <= p < above (the earlier rounds took those at or above
+    it; `taken` ranks, of mass `before`) in rank order, walked on from there; while the set goes on past them, the cut
+    goes down fourfold (the sixth round takes every class). Many are sorted, not inserted. Not inlined: the rare
+    rounds stay out of the hot loop (7-13 % faster at K = 10-1000)."""
     while True:
         size = _at_least(row, cut, many, compress)
-        if size > _RANKED:
-            order = many[:size][np.argsort(-row[many[:size]], kind="mergesort")]
-            out[order[0]] = True
-            more = _walk(row[order], order, size, u, threshold, lam, k_reg, out)
+        band = 0
+        for c in range(size):  # keep the new ones, in index order, without a branch
+            many[band] = many[c]
+            band += 1 if row[many[c]] < above else 0
+        start = 1 if taken == 0 else 0  # the first rank is in already (it scores at most the threshold)
+        if band > _RANKED:
+            order = many[:band][np.argsort(-row[many[:band]], kind="mergesort")]
+            if start:
+                out[order[0]] = True
+                before = row[order[0]]
+            before, more = _walk(row[order], order, start, band, before, taken, u, threshold, lam, k_reg, out)
         else:
-            _insert(row, many, size, value, index)
-            out[index[0]] = True
-            more = _walk(value, index, size, u, threshold, lam, k_reg, out)
-        if not more or size == row.shape[0]:
+            _insert(row, many, band, value, index)
+            if start:
+                out[index[0]] = True
+                before = value[0]
+            before, more = _walk(value, index, start, band, before, taken, u, threshold, lam, k_reg, out)
+        taken += band
+        if not more or taken == row.shape[0]:
             return
+        above = cut
         cut = cut * 0.25 if attempt < 4 else 0.0
         attempt += 1
 
@@ -452,15 +465,16 @@ def _set_rounds(row, u, threshold, lam, k_reg, value, index, many, out, cut, att
 def _set_tail(row, top, u, threshold, lam, k_reg, value, index, many, out, compress):
     """Ranks 1.. of a row's set (rank 1 scores at most the threshold). The first round, inline: the classes with
     p >= top/4, inserted in rank order (the first is the top class) and walked; `_set_rounds` takes over when they
-    are too many for the buffer or the set goes on past them."""
+    are too many for the buffer or the set goes on past them (with the classes below the cut only)."""
     cut = 0.25 * top
     size = _at_least(row, cut, many, compress)
     if size > _RANKED:
-        return _set_rounds(row, u, threshold, lam, k_reg, value, index, many, out, cut, 0, compress)
+        return _set_rounds(row, u, threshold, lam, k_reg, value, index, many, out, cut, 2.0, 0.0, 0, 0, compress)
     _insert(row, many, size, value, index)
     out[index[0]] = True
-    if _walk(value, index, size, u, threshold, lam, k_reg, out) and size < row.shape[0]:
-        _set_rounds(row, u, threshold, lam, k_reg, value, index, many, out, cut * 0.25, 1, compress)
+    before, more = _walk(value, index, 1, size, value[0], 0, u, threshold, lam, k_reg, out)
+    if more and size < row.shape[0]:
+        _set_rounds(row, u, threshold, lam, k_reg, value, index, many, out, cut * 0.25, cut, before, size, 1, compress)
 
 # %% ../nbs/07b_prediction_sets.ipynb #e4bbd9a6
 @njit(cache=True, nogil=True)
