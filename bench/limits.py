@@ -947,7 +947,7 @@ def run(args, quick):
     save(args, quick, lines)  # the sections so far, in case the run is stopped
     if "aps" in sections:
         lines += ["", "## APS prediction sets", ""]
-        bench_aps([(300, 5)] if quick else [(10_000, 10), (10_000, 100), (2_000, 1000)], 1 if quick else 3, lines)
+        bench_aps([(300, 5)] if quick else [(10_000, 10), (10_000, 100), (2_000, 1000)], 1 if quick else 15, lines)
     save(args, quick, lines)  # the sections so far, in case the run is stopped
     if "auc" in sections:
         lines += ["", "## roc_auc at large N", ""]
