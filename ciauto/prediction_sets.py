@@ -129,6 +129,12 @@ _RANK_IN_MAX = 160  # below this many classes the true kernel counts y's rank in
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _ranks_before(bit, j, label, own):
+    "Class j (p's bits `bit`) ranks before `label` (bits `own`): larger p, or equal p and a smaller index."
+    return bit + np.uint64(j < label) > own
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _largest_rank(bits, label):
     "(the row's largest bits, how many classes rank before `label`) in one pass: the ranks' order as `_mass_above`."
     own = bits[label]
@@ -136,7 +142,7 @@ def _largest_rank(bits, label):
     m = 0
     for j in range(bits.shape[0]):
         hi = max(hi, bits[j])
-        m += 1 if bits[j] + np.uint64(j < label) > own else 0
+        m += 1 if _ranks_before(bits[j], j, label, own) else 0
     return hi, m
 
 # %% ../nbs/07b_prediction_sets.ipynb #62819424
@@ -177,7 +183,7 @@ def _splat(builder, vector_type, scalar):
 
 
 def _ranked_before8_codegen(context, builder, signature, args):
-    "Bit l set iff class start+l ranks before `label`: its bits plus (start+l < label) exceed `own` (8 uint64 at once)."
+    "Bit l set iff class start+l ranks before `label` (`_ranks_before` on 8 uint64 at once)."
     bits, start, label, own = args
     bits = context.make_array(signature.args[0])(context, builder, bits)
     longs = ir.VectorType(ir.IntType(64), 8)
@@ -222,13 +228,13 @@ def _mass_above(row, bits, label, above, exact):
     m = 0
     for block in range(0, stop, 8):
         mask = _ranked_before8(bits, block, label, own)
-        while mask:  # the ranks' order: larger p, or equal p and smaller j
+        while mask:  # the classes that rank before y, as `_ranks_before`
             above[m] = row[block + _lowest(mask)]
             m += 1
             mask &= mask - np.uint64(1)
     for j in range(stop, k):
         above[m] = row[j]
-        m += 1 if bits[j] + np.uint64(j < label) > own else 0
+        m += 1 if _ranks_before(bits[j], j, label, own) else 0
     if m <= 2:  # nothing, one value or two: every order gives the same sum
         return (0.0 if m == 0 else above[0] if m == 1 else above[0] + above[1]), m, False
     if not exact:
