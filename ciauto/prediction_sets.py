@@ -124,8 +124,9 @@ def _ties_before(bits, label, hi):
     return ties
 
 # %% ../nbs/07b_prediction_sets.ipynb #55d1eed0
-_RANK_IN_MAX = 160  # below this many classes the true kernel counts y's rank in the max pass (measured: 1.2-1.6x at
-                    # K = 10-128, 0.7x at 512, where the count in the memory-bound pass costs more than the tie check)
+# Below this many classes the true kernel counts y's rank in the max pass (measured: 1.2-1.6x at K = 10-128; 0.7x at
+# 512, where the count in the memory-bound pass costs more than the tie check after it).
+_RANK_IN_MAX = 160
 
 
 @njit(cache=True, nogil=True, inline="always")
