@@ -370,17 +370,39 @@ def _compress8(typingctx, row, start, cut, out, pos):
         return None  # numba reports the call as untyped
     return types.int64(row, types.int64, types.float64, out, types.int64), _compress8_codegen
 
+# %% ../nbs/07b_prediction_sets.ipynb #f8a1c002
+def _prefetch_codegen(context, builder, signature, args):
+    row, start = args
+    row = context.make_array(signature.args[0])(context, builder, row)
+    address = builder.bitcast(builder.gep(row.data, [start]), ir.IntType(8).as_pointer())
+    i32 = ir.IntType(32)
+    prefetch = cgutils.get_or_insert_function(
+        builder.module, ir.FunctionType(ir.VoidType(), [address.type, i32, i32, i32]), "llvm.prefetch.p0i8")
+    builder.call(prefetch, [address, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])  # read, keep, data
+    return context.get_dummy_value()
+
+
+@intrinsic
+def _prefetch(typingctx, row, start):
+    "Ask for the cache line that holds row[start]: a hint, no fault and no wait (a C-contiguous 1-D row)."
+    if not (isinstance(row, types.Array) and row.ndim == 1 and row.layout == "C"):
+        return None  # numba reports the call as untyped
+    return types.void(row, types.int64), _prefetch_codegen
+
 # %% ../nbs/07b_prediction_sets.ipynb #5bebed43
 _COMPRESSED = 256  # from this many classes on the set kernel gathers 8 at a time (measured: below, no gain)
 
 
 @njit(cache=True, nogil=True)
-def _compressed_at_least(row, cut, many):
-    "`_at_least` 8 classes at a time, the last K % 8 one by one. Not inlined: rows are long here."
+def _compressed_at_least(row, cut, many, ahead):
+    """`_at_least` 8 classes at a time, the last K % 8 one by one, asking for the same lines of `ahead` (the next row,
+    or None) as it goes. Not inlined: rows are long here."""
     start = row.shape[0] - row.shape[0] % 8
     size = 0
     for block in range(0, start, 8):
         size += _compress8(row, block, cut, many, size)
+        if ahead is not None:
+            _prefetch(ahead, block)
     for j in range(start, row.shape[0]):
         many[size] = j
         size += 1 if row[j] >= cut else 0
@@ -388,11 +410,12 @@ def _compressed_at_least(row, cut, many):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _at_least(row, cut, many, compress):
+def _at_least(row, cut, many, compress, ahead=None):
     """The classes with p >= cut into `many`, in index order, without a branch (the index is always written); how many.
-    `compress` is None (one class at a time) or True (8 at a time): a type, so numba compiles each kernel apart."""
+    `compress` is None (one class at a time) or True (8 at a time, asking for the row `ahead` if given): a type, so
+    numba compiles each kernel apart."""
     if compress is not None:
-        return _compressed_at_least(row, cut, many)
+        return _compressed_at_least(row, cut, many, ahead)
     size = 0
     for j in range(row.shape[0]):
         many[size] = j
@@ -469,12 +492,13 @@ def _set_rounds(row, u, threshold, lam, k_reg, value, index, many, out, cut, abo
 
 # %% ../nbs/07b_prediction_sets.ipynb #cb97c578
 @njit(cache=True, nogil=True, inline="always")
-def _set_tail(row, top, u, threshold, lam, k_reg, value, index, many, out, compress):
+def _set_tail(row, top, u, threshold, lam, k_reg, value, index, many, out, compress, ahead):
     """Ranks 1.. of a row's set (rank 1 scores at most the threshold). The first round, inline: the classes with
-    p >= top/4, inserted in rank order (the first is the top class) and walked; `_set_rounds` takes over when they
-    are too many for the buffer or the set goes on past them (with the classes below the cut only)."""
+    p >= top/4 (gathered while the next row, `ahead`, is asked for), inserted in rank order (the first is the top
+    class) and walked; `_set_rounds` takes over when they are too many for the buffer or the set goes on past them
+    (with the classes below the cut only)."""
     cut = 0.25 * top
-    size = _at_least(row, cut, many, compress)
+    size = _at_least(row, cut, many, compress, ahead)
     if size > _RANKED:
         return _set_rounds(row, u, threshold, lam, k_reg, value, index, many, out, cut, 2.0, 0.0, 0, 0, compress)
     _insert(row, many, size, value, index)
@@ -489,8 +513,8 @@ def _aps_sets(p, bits, u, threshold, lam, k_reg, sets, compress):
     """(`sets` = `aps_scores(p, u, lam, k_reg) <= threshold`; the number of values outside [0, 1] met) without
     scoring every class: the top p from one pass over the row's bits (`bits`: p viewed as uint64), then `_set_tail`
     while the mass taken plus the next rank's penalty, a lower bound of its score, is at most the threshold.
-    `sets` comes zeroed from numpy: numba's own np.zeros of 1–2 MB took 0.8–1.6 ms here, numpy's 0.1–0.3.
-    `compress`: None or True, see `_at_least`."""
+    `sets`: any n x K bool array (`np.empty`); each row is zeroed just before its set is written, while its lines are
+    at hand (1.1–1.4x at K = 1 000 against a matrix zeroed by numpy first). `compress`: None or True, see `_at_least`."""
     n, k = p.shape
     value, index, many = np.empty(_RANKED), np.empty(_RANKED, np.int64), np.empty(k, np.int64)
     cast = np.empty(1, np.uint64)  # the top's bits, read back as the float they are
@@ -498,6 +522,7 @@ def _aps_sets(p, bits, u, threshold, lam, k_reg, sets, compress):
     invalid = 0
     for i in range(n):
         row = p[i]
+        sets[i, :] = False
         cast[0] = _largest(bits[i])
         top = as_float[0]
         if cast[0] > _ONE_BITS:  # a -0.0, or a value outside [0, 1]: floats decide
@@ -511,7 +536,8 @@ def _aps_sets(p, bits, u, threshold, lam, k_reg, sets, compress):
         if not e <= threshold:
             continue  # an empty set
         if (top + lam * max(0, 2 - k_reg) if _penalised(lam) else top) <= threshold:
-            _set_tail(row, top, u[i], threshold, lam, k_reg, value, index, many, sets[i], compress)
+            _set_tail(row, top, u[i], threshold, lam, k_reg, value, index, many, sets[i], compress,
+                      p[min(i + 1, n - 1)])  # the next row, asked for while this one is gathered
         else:
             sets[i, _first(row, top)] = True
     return sets, invalid
@@ -626,12 +652,13 @@ for _name, _score, _settings in _BUILT_IN_SCORES:
     register_set_score(_name, _score, replace=True, **_settings)
 
 # %% ../nbs/07b_prediction_sets.ipynb #feb00140
-def _lac_true(probabilities, y, u, method=None, exact=True):  # method: named in the APS kernels' errors only
-    return 1.0 - probabilities[np.arange(y.size), y], None  # exact: no score to refine
+def _lac_true(probabilities, y, u, method=None):  # u, method: the APS kernels' signature
+    return 1.0 - probabilities[np.arange(y.size), y]
 
 # %% ../nbs/07b_prediction_sets.ipynb #043cd6b6
-def _lac_sets(probabilities, u, threshold, method=None):  # method: named in the APS kernels' errors only
-    return 1.0 - probabilities <= threshold
+def _lac_calibrated_sets(cal, y, u_cal, test, u_test, alpha, method=None):  # u, method: the APS kernels' signature
+    threshold, rank = _threshold(_lac_true(cal, y, u_cal), alpha)
+    return threshold, rank, 1.0 - test <= threshold
 
 # %% ../nbs/07b_prediction_sets.ipynb #121b400a
 def _refuse(matrix, name: str, method: str):
@@ -641,41 +668,69 @@ def _refuse(matrix, name: str, method: str):
     raise ValueError(f"{name} must be probabilities in [0, 1] for method={method!r}")
 
 # %% ../nbs/07b_prediction_sets.ipynb #003aa224
-def _aps_true_scores(probabilities, y, u, lam=0.0, k_reg=0, method="aps", exact=True):
-    """(the true-class scores, None) with `exact`, else (the scores, `refine`): some scores approximate, and
-    `refine(kth)` makes exact those that could be the k-th smallest or lie on the other side of it (True if any)."""
+def _rank_in_max(n_classes: int):
+    "The calibration kernel's `fused` switch: count y's rank in the max pass below `_RANK_IN_MAX` classes (a type)."
+    return True if n_classes < _RANK_IN_MAX else None
+
+
+def _aps_true_scores(probabilities, y, u, lam=0.0, k_reg=0, method="aps"):
+    "The true-class scores, exact (`aps_scores`' bits): Mondrian's thresholds, one per class, need every one."
     bits, lam, k_reg = probabilities.view(np.uint64), float(lam) or None, int(k_reg)  # None: no penalty (APS)
     u = np.ones(len(probabilities)) if u is None else u
-    out, invalid, loose, bounds = _aps_true(probabilities, bits, y, u, lam, k_reg, exact,
-                                            True if probabilities.shape[1] < _RANK_IN_MAX else None)
+    out, invalid, _, _ = _aps_true(probabilities, bits, y, u, lam, k_reg, True, _rank_in_max(probabilities.shape[1]))
     if invalid:
         _refuse(probabilities, "calibration_scores", method)
-    if loose.size == 0:
-        return out, None
-    spread = bounds.max()  # no approximate score is further than this from its exact value
-
-    def refine(kth):
-        near = loose[np.abs(out[loose] - kth) <= bounds + spread]
-        if near.size:
-            out[near] = _aps_true_rows(probabilities, bits, y, u, lam, k_reg, near)
-        return near.size > 0
-    return out, refine
+    return out
 
 # %% ../nbs/07b_prediction_sets.ipynb #66df76b0
-def _aps_set_rows(probabilities, u, threshold, lam=0.0, k_reg=0, method="aps"):
-    sets, invalid = _aps_sets(probabilities, probabilities.view(np.uint64),
-                              np.ones(len(probabilities)) if u is None else u, float(threshold),
-                              float(lam) or None, int(k_reg),  # None: no penalty (APS), see _true_score
-                              np.zeros(probabilities.shape, np.bool_),
-                              True if _AVX512 and probabilities.shape[1] >= _COMPRESSED else None)
+@njit(cache=True, nogil=True)
+def _exact_kth(p, bits, y, u, lam, k_reg, scores, loose, bounds, rank):
+    """The rank-th smallest of `scores` as exact scores would give it (+0.0 for a zero, as `_threshold`): the
+    approximate ones (rows `loose`, each within its bound) that could be it, or lie on its other side, are made exact
+    in place first (see `_LOOSE_ULP`)."""
+    kth = np.partition(scores, rank - 1)[rank - 1]
+    if loose.shape[0] == 0:
+        return kth + 0.0
+    spread = bounds.max()  # the k-th smallest moves by at most the largest bound
+    near = loose[np.abs(scores[loose] - kth) <= bounds + spread]
+    if near.shape[0] == 0:
+        return kth + 0.0
+    scores[near] = _aps_true_rows(p, bits, y, u, lam, k_reg, near)
+    return np.partition(scores, rank - 1)[rank - 1] + 0.0
+
+
+@njit(cache=True, nogil=True)
+def _aps_calibrated(cal, cal_bits, y, u_cal, rank, test, test_bits, u_test, lam, k_reg, sets, fused, compress):
+    """(q_hat, values outside [0, 1] in `cal`, in `test`), the sets written in `sets`: the true-class scores (exact
+    only near the threshold), their rank-th smallest (inf when rank > n, as `_threshold`) and the sets, in one call.
+    Nothing after a refused calibration matrix."""
+    scores, invalid, loose, bounds = _aps_true(cal, cal_bits, y, u_cal, lam, k_reg, False, fused)
     if invalid:
-        _refuse(probabilities, "test_scores", method)
-    return sets
+        return np.nan, invalid, 0
+    threshold = np.inf if rank > scores.shape[0] else _exact_kth(cal, cal_bits, y, u_cal, lam, k_reg, scores, loose,
+                                                                    bounds, rank)
+    return threshold, 0, _aps_sets(test, test_bits, u_test, threshold, lam, k_reg, sets, compress)[1]
 
 
-# the built-in scores' (true-class scores, sets) computed in one pass, used while they keep the default set rule
-_ONE_PASS = {_lac: (_lac_true, _lac_sets), _aps_plain: (_aps_true_scores, _aps_set_rows),
-             _raps: (_aps_true_scores, _aps_set_rows)}
+def _aps_calibrated_sets(cal, y, u_cal, test, u_test, alpha, lam=0.0, k_reg=0, method="aps"):
+    """(q_hat, k, sets) of APS or RAPS: one kernel call, no Python between the two matrices' passes (after a pass
+    over 16 MB the interpreter's own data is out of cache: each Python step took 0.05–0.1 ms there)."""
+    rank = order_statistic_rank(1 - alpha, y.size + 1)
+    sets = np.empty(test.shape, np.bool_)  # the kernel zeroes each row
+    threshold, bad_cal, bad_test = _aps_calibrated(
+        cal, cal.view(np.uint64), y, np.ones(y.size) if u_cal is None else u_cal, rank, test, test.view(np.uint64),
+        np.ones(len(test)) if u_test is None else u_test, float(lam) or None, int(k_reg),  # None: no penalty (APS)
+        sets, _rank_in_max(cal.shape[1]), True if _AVX512 and test.shape[1] >= _COMPRESSED else None)
+    if bad_cal:
+        _refuse(cal, "calibration_scores", method)
+    if bad_test:
+        _refuse(test, "test_scores", method)
+    return float(threshold), rank, sets
+
+# the built-in scores' exact true-class scores (Mondrian) and (q_hat, k, sets) computed in one pass each, used while
+# they keep the default set rule
+_ONE_PASS = {_lac: (_lac_true, _lac_calibrated_sets), _aps_plain: (_aps_true_scores, _aps_calibrated_sets),
+             _raps: (_aps_true_scores, _aps_calibrated_sets)}
 
 # %% ../nbs/07b_prediction_sets.ipynb #549101ba
 def conformal_threshold(calibration_nonconformity,  # r_1..r_n of the true labels (1-D, finite)
@@ -692,16 +747,13 @@ def conformal_threshold(calibration_nonconformity,  # r_1..r_n of the true label
     return q, k
 
 # %% ../nbs/07b_prediction_sets.ipynb #7a2a6b26
-def _threshold(r: np.ndarray, alpha: float, refine=None) -> tuple[float, int]:
-    """(q_hat, k) of validated scores `r` (possibly empty): the k-th smallest, inf when k > n. `refine`: see
-    `_aps_true_scores` (approximate scores near the k-th smallest made exact, then the k-th selected again)."""
+def _threshold(r: np.ndarray, alpha: float) -> tuple[float, int]:
+    """(q_hat, k) of validated scores `r` (possibly empty): the k-th smallest, inf when k > n; a zero is +0.0 (a -0.0
+    score ties with +0.0, and which of them a selection meets is arbitrary)."""
     k = order_statistic_rank(1 - alpha, r.size + 1)
     if k > r.size:
         return math.inf, k
-    kth = np.partition(r, k - 1)[k - 1]
-    if refine is not None and refine(kth):
-        kth = np.partition(r, k - 1)[k - 1]
-    return float(kth), k
+    return float(np.partition(r, k - 1)[k - 1]) + 0.0, k
 
 # %% ../nbs/07b_prediction_sets.ipynb #5ac5a2b7
 def _too_few_message(alpha: float, n: int) -> str:
@@ -877,23 +929,23 @@ def conformal_sets(calibration_scores,  # n x K per-class scores of the calibrat
     y = _class_labels(calibration_labels, "calibration_labels", cal.shape[0], cal.shape[1])
     r_cal, r_test, u_cal, u_test = _nonconformity_matrices(score, cal, test, scores, rule, options, one_pass,
                                                            random_state, checked)
-    # a built-in score computes only the true class's score, and the sets in one pass (the same numbers)
-    # (Mondrian's thresholds take every score exact; one threshold needs only those near it exact, see _threshold)
-    r_true, refine = ((r_cal[np.arange(y.size), y], None) if one_pass is None else
-                      one_pass[0](cal, y, u_cal, method=score.name, exact=mondrian, **options))
     fields = dict(method=score.name, alpha=alpha, n_calibration=y.size, randomized=rule == "randomized",
                   options=options, scores=scores, rule=rule, mondrian=mondrian)
-    if mondrian:
+    if mondrian:  # one threshold per class, from exact true-class scores; the set is no longer the first ranks
+        r_true = (r_cal[np.arange(y.size), y] if one_pass is None else
+                  one_pass[0](cal, y, u_cal, method=score.name, **options))
         thresholds, ranks, counts = _mondrian_thresholds(r_true, y, cal.shape[1], alpha)
-        if one_pass is not None:  # one threshold per class: the set is no longer the first ranks
+        if one_pass is not None:
             r_test = score.score(test, u_test, **options)
         return PredictionSets(sets=score.sets(r_test, thresholds), threshold=math.nan, rank=None,
                               class_thresholds=thresholds, class_ranks=ranks, class_counts=counts, **fields)
-    threshold, rank = _threshold(r_true, alpha, refine)
+    if one_pass is None:
+        threshold, rank = _threshold(r_cal[np.arange(y.size), y], alpha)
+        sets = score.sets(r_test, threshold)
+    else:  # a built-in score: only the true class's score, then the sets in one pass (the same numbers)
+        threshold, rank, sets = one_pass[1](cal, y, u_cal, test, u_test, alpha, method=score.name, **options)
     if rank > y.size:
         warnings.warn(_too_few_message(alpha, y.size), stacklevel=2)
-    sets = (score.sets(r_test, threshold) if one_pass is None else
-            one_pass[1](test, u_test, threshold, method=score.name, **options))
     return PredictionSets(sets=sets, threshold=threshold, rank=rank, **fields)
 
 # %% ../nbs/07b_prediction_sets.ipynb #8f93a89f
