@@ -514,7 +514,7 @@ def _aps_sets(p, bits, u, threshold, lam, k_reg, sets, compress):
     scoring every class: the top p from one pass over the row's bits (`bits`: p viewed as uint64), then `_set_tail`
     while the mass taken plus the next rank's penalty, a lower bound of its score, is at most the threshold.
     `sets`: any n x K bool array (`np.empty`); each row is zeroed just before its set is written, while its lines are
-    at hand (1.1–1.4x at K = 1 000 against a matrix zeroed by numpy first). `compress`: None or True, see `_at_least`."""
+    at hand (1.1x at K = 1 000 against a matrix zeroed by numpy first). `compress`: None or True, see `_at_least`."""
     n, k = p.shape
     value, index, many = np.empty(_RANKED), np.empty(_RANKED, np.int64), np.empty(k, np.int64)
     cast = np.empty(1, np.uint64)  # the top's bits, read back as the float they are
@@ -726,6 +726,7 @@ def _aps_calibrated_sets(cal, y, u_cal, test, u_test, alpha, lam=0.0, k_reg=0, m
     if bad_test:
         _refuse(test, "test_scores", method)
     return float(threshold), rank, sets
+
 
 # the built-in scores' exact true-class scores (Mondrian) and (q_hat, k, sets) computed in one pass each, used while
 # they keep the default set rule

@@ -44,8 +44,9 @@ def check_equal(before, cal, y, test):
             raise AssertionError(f"{options}: the sets or the threshold differ")
 
 
-def main(true_kernel=lambda cal, y, u: after._aps_true_scores(cal, y, u)):
-    "`true_kernel(cal, y, u)`: the after-version's true-class scores as timed alone."
+def main(true_kernel=lambda cal, y, u: after._aps_true_scores(cal, y, u),
+         set_kernel=lambda test, q: after._aps_set_rows(test, np.zeros(len(test)), q)):
+    "`true_kernel(cal, y, u)`, `set_kernel(test, q)`: the after-version's true-class scores and sets as timed alone."
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", required=True, help="path of the other commit's prediction_sets.py")
     parser.add_argument("--repeats", type=int, default=15)
@@ -63,7 +64,7 @@ def main(true_kernel=lambda cal, y, u: after._aps_true_scores(cal, y, u)):
         calls = [lambda: before.conformal_sets(cal, y, test, method="aps", alpha=0.1),
                  lambda: after.conformal_sets(cal, y, test, method="aps", alpha=0.1),
                  lambda: (cal.max(axis=1), test.max(axis=1)),
-                 lambda: true_kernel(cal, y, u), lambda: after._aps_set_rows(test, np.zeros(n), q)]
+                 lambda: true_kernel(cal, y, u), lambda: set_kernel(test, q)]
         times = interleaved_medians(*[lambda f=f: [f() for _ in range(args.inner)] for f in calls],
                                     repeats=args.repeats, clock="cpu")
         old, new, floor, true, sets = (t / args.inner * 1e3 for t in times)
