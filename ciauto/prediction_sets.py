@@ -682,13 +682,38 @@ def _aps_true_scores(probabilities, y, u, lam=0.0, k_reg=0, method="aps"):
         _refuse(probabilities, "calibration_scores", method)
     return out
 
+# %% ../nbs/07b_prediction_sets.ipynb #f8a1c004
+@njit(cache=True, nogil=True)
+def _kth_smallest(values, rank):
+    "The rank-th smallest (1-based) of `values` (no NaN), as `np.partition(values, rank - 1)[rank - 1]`."
+    k, n = rank - 1, values.shape[0]
+    band = np.empty(n)
+    rest = values
+    while n > 256:
+        step = n // 64
+        sample = np.sort(rest[:step * 64:step])
+        j = k * 64 // n
+        low, high = sample[max(j - 8, 0)], sample[min(j + 8, 63)]
+        below = size = 0
+        for i in range(n):  # band may be `rest` itself: it is written only at or before where it is read
+            v = rest[i]
+            below += 1 if v < low else 0
+            band[size] = v
+            size += 1 if low <= v and v <= high else 0
+        if not below <= k < below + size or size == n:
+            return np.sort(values)[rank - 1]  # the bracket missed the rank (or split nothing): sort them all
+        if low == high:
+            return low
+        rest, n, k = band, size, k - below
+    return np.sort(rest[:n])[k]
+
 # %% ../nbs/07b_prediction_sets.ipynb #66df76b0
 @njit(cache=True, nogil=True)
 def _exact_kth(p, bits, y, u, lam, k_reg, scores, loose, bounds, rank):
     """The rank-th smallest of `scores` as exact scores would give it (+0.0 for a zero, as `_threshold`): the
     approximate ones (rows `loose`, each within its bound) that could be it, or lie on its other side, are made exact
     in place first (see `_LOOSE_ULP`)."""
-    kth = np.partition(scores, rank - 1)[rank - 1]
+    kth = _kth_smallest(scores, rank)
     if loose.shape[0] == 0:
         return kth + 0.0
     spread = bounds.max()  # the k-th smallest moves by at most the largest bound
@@ -696,7 +721,7 @@ def _exact_kth(p, bits, y, u, lam, k_reg, scores, loose, bounds, rank):
     if near.shape[0] == 0:
         return kth + 0.0
     scores[near] = _aps_true_rows(p, bits, y, u, lam, k_reg, near)
-    return np.partition(scores, rank - 1)[rank - 1] + 0.0
+    return _kth_smallest(scores, rank) + 0.0
 
 
 @njit(cache=True, nogil=True)
