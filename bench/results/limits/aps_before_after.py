@@ -44,9 +44,21 @@ def check_equal(before, cal, y, test):
             raise AssertionError(f"{options}: the sets or the threshold differ")
 
 
-def main(true_kernel=lambda cal, y, u: after._aps_true_scores(cal, y, u),
-         set_kernel=lambda test, q: after._aps_set_rows(test, np.zeros(len(test)), q)):
-    "`true_kernel(cal, y, u)`, `set_kernel(test, q)`: the after-version's true-class scores and sets as timed alone."
+def true_pass(cal, y, u):
+    "This checkout's true-class pass alone (approximate where the threshold does not need them), APS."
+    return after._aps_true(cal, cal.view(np.uint64), y, u, None, 0, False, after._rank_in_max(cal.shape[1]))
+
+
+def set_pass(test, q):
+    "This checkout's set pass alone, APS, u = 0 (include_last)."
+    compress = True if after._AVX512 and test.shape[1] >= after._COMPRESSED else None
+    return after._aps_sets(test, test.view(np.uint64), np.zeros(len(test)), q, None, 0, np.empty(test.shape, bool),
+                           compress)
+
+
+def main(true_kernel=true_pass, set_kernel=set_pass):
+    """`true_kernel(cal, y, u)`, `set_kernel(test, q)`: the after-version's true-class scores and sets as timed alone
+    (by default this checkout's passes; the earlier sessions' scripts ran with their commits' own)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", required=True, help="path of the other commit's prediction_sets.py")
     parser.add_argument("--repeats", type=int, default=15)

@@ -8,23 +8,10 @@ matrices) and the two passes. Run from the checkout's root:
     git -C /work/main show 8378836:ciauto/prediction_sets.py > /tmp/before_ps.py
     PYTHONPATH=$PWD:$PWD/bench nice -n 5 python bench/results/limits/aps_s8_before_after.py --before /tmp/before_ps.py
 """
-import numpy as np
 from threadpoolctl import threadpool_limits
 
-import ciauto.prediction_sets as after
-from aps_before_after import main  # this script's folder: the same loader, inputs, checks and table
-
-
-def true_pass(cal, y, u):
-    return after._aps_true(cal, cal.view(np.uint64), y, u, None, 0, False, after._rank_in_max(cal.shape[1]))
-
-
-def set_pass(test, q):
-    compress = True if after._AVX512 and test.shape[1] >= after._COMPRESSED else None
-    return after._aps_sets(test, test.view(np.uint64), np.zeros(len(test)), q, None, 0, np.empty(test.shape, bool),
-                           compress)
-
+from aps_before_after import main  # this script's folder: the loader, inputs, checks, table and this session's passes
 
 if __name__ == "__main__":
     with threadpool_limits(1):
-        main(true_kernel=true_pass, set_kernel=set_pass)
+        main()
