@@ -51,15 +51,19 @@ def case(rng, trial):
     return p[:n_cal], y, p[n_cal:], options
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arguments(description):
+    "(the parsed arguments, the other commit's module, the cases' generator), shared by the equality scripts."
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--before", required=True)
     parser.add_argument("--calls", type=int, default=1500)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     warnings.simplefilter("ignore")  # mondrian's small classes: both versions warn alike
-    before = load(args.before)
-    rng = np.random.default_rng(args.seed)
+    return args, load(args.before), np.random.default_rng(args.seed)
+
+
+def main():
+    args, before, rng = arguments(__doc__.splitlines()[0])
     same = errors = 0
     for trial in range(args.calls):
         cal, y, test, options = case(rng, trial)

@@ -5,13 +5,10 @@ their reprs compared with the sign of zero set aside). Round four, eighth sessio
     git -C /work/main show HEAD:ciauto/prediction_sets.py > /tmp/main_ps.py
     PYTHONPATH=$PWD nice -n 5 python bench/results/limits/aps_s8_equal.py --before /tmp/main_ps.py
 """
-import argparse
-import warnings
-
 import numpy as np
 
 import ciauto.prediction_sets as after
-from aps_compress_equal import case, load
+from aps_compress_equal import arguments, case
 
 
 def outcome(module, cal, y, test, options):
@@ -23,14 +20,7 @@ def outcome(module, cal, y, test, options):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--before", required=True)
-    parser.add_argument("--calls", type=int, default=1500)
-    parser.add_argument("--seed", type=int, default=2026)
-    args = parser.parse_args()
-    warnings.simplefilter("ignore")  # mondrian's small classes: both versions warn alike
-    before = load(args.before)
-    rng = np.random.default_rng(args.seed)
+    args, before, rng = arguments(__doc__.splitlines()[0])
     errors = signed_zero = 0
     for trial in range(args.calls):
         cal, y, test, options = case(rng, trial)
