@@ -389,6 +389,42 @@ def _prefetch(typingctx, row, start):
         return None  # numba reports the call as untyped
     return types.void(row, types.int64), _prefetch_codegen
 
+# %% ../nbs/07b_prediction_sets.ipynb #b0770002
+def _view_codegen(context, builder, array, data, shape, strides, view_type):
+    "A view of `array` (its item size) without a reference count: numba's array struct with a null meminfo."
+    view = context.make_array(view_type)(context, builder)
+    context.populate_array(view, data=data, shape=shape, strides=strides, itemsize=array.itemsize, meminfo=None)
+    return view._getvalue()
+
+
+@intrinsic
+def _row(typingctx, matrix, i):
+    """Row i of a C-contiguous 2-D `matrix`, borrowed: no reference count, valid while `matrix` lives (a kernel's
+    argument). No bounds check: i is a row of the kernel's own loop."""
+    if not (isinstance(matrix, types.Array) and matrix.ndim == 2 and matrix.layout == "C"):
+        return None  # numba reports the call as untyped
+
+    def codegen(context, builder, signature, args):
+        array = context.make_array(signature.args[0])(context, builder, args[0])
+        k = builder.extract_value(array.shape, 1)
+        return _view_codegen(context, builder, array, builder.gep(array.data, [builder.mul(args[1], k)]),
+                             cgutils.pack_array(builder, [k]),
+                             cgutils.pack_array(builder, [builder.extract_value(array.strides, 1)]),
+                             signature.return_type)
+    return matrix.copy(ndim=1)(matrix, types.intp), codegen
+
+
+@intrinsic
+def _borrow(typingctx, array):
+    "`array` itself, borrowed: no reference count, valid while the array lives (a kernel's argument)."
+    if not (isinstance(array, types.Array) and array.layout == "C"):
+        return None
+
+    def codegen(context, builder, signature, args):
+        source = context.make_array(signature.args[0])(context, builder, args[0])
+        return _view_codegen(context, builder, source, source.data, source.shape, source.strides, signature.return_type)
+    return array(array), codegen
+
 # %% ../nbs/07b_prediction_sets.ipynb #5bebed43
 _COMPRESSED = 80  # from this many classes on the set kernel gathers 8 at a time, the next row asked for (see above)
 
@@ -515,15 +551,24 @@ def _aps_sets(p, bits, u, threshold, lam, k_reg, sets, compress):
     while the mass taken plus the next rank's penalty, a lower bound of its score, is at most the threshold.
     `sets`: any n x K bool array (`np.empty`); each row is zeroed just before its set is written, while its lines are
     at hand (1.1x at K = 1 000 against a matrix zeroed by numpy first). `compress`: None or True, see `_at_least`."""
+    return sets, _set_rows(p, bits, u, threshold, lam, k_reg, sets, compress, np.empty(_RANKED),
+                           np.empty(_RANKED, np.int64), np.empty(p.shape[1], np.int64))
+
+
+@njit(cache=True, nogil=True)
+def _set_rows(p, bits, u, threshold, lam, k_reg, sets, compress, value, index, many):
+    """The rows of `_aps_sets`; the number of values outside [0, 1] met. Its buffers (`value`, `index`: the ranked
+    candidates; `many`: K class indices) come from the caller, so that they and every row can be borrowed (`_row`,
+    `_borrow`): no reference counting in the row loop."""
     n, k = p.shape
-    value, index, many = np.empty(_RANKED), np.empty(_RANKED, np.int64), np.empty(k, np.int64)
+    value, index, many = _borrow(value), _borrow(index), _borrow(many)
     cast = np.empty(1, np.uint64)  # the top's bits, read back as the float they are
     as_float = cast.view(np.float64)
     invalid = 0
     for i in range(n):
-        row = p[i]
-        sets[i, :] = False
-        cast[0] = _largest(bits[i])
+        row, out = _row(p, i), _row(sets, i)
+        out[:] = False
+        cast[0] = _largest(_row(bits, i))
         top = as_float[0]
         if cast[0] > _ONE_BITS:  # a -0.0, or a value outside [0, 1]: floats decide
             top, valid = _float_top(row)
@@ -536,11 +581,11 @@ def _aps_sets(p, bits, u, threshold, lam, k_reg, sets, compress):
         if not e <= threshold:
             continue  # an empty set
         if (top + lam * max(0, 2 - k_reg) if _penalised(lam) else top) <= threshold:
-            _set_tail(row, top, u[i], threshold, lam, k_reg, value, index, many, sets[i], compress,
-                      p[min(i + 1, n - 1)])  # the next row, asked for while this one is gathered
+            _set_tail(row, top, u[i], threshold, lam, k_reg, value, index, many, out, compress,
+                      _row(p, min(i + 1, n - 1)))  # the next row, asked for while this one is gathered
         else:
-            sets[i, _first(row, top)] = True
-    return sets, invalid
+            out[_first(row, top)] = True
+    return invalid
 
 # %% ../nbs/07b_prediction_sets.ipynb #3d7a0c58
 SCORE_OPTIONS = ("lam", "k_reg")  # the per-call options of `conformal_sets` that a registered score may take
